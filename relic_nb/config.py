@@ -154,7 +154,13 @@ STAGES = [
     '04_align',           # which critic sentences quote which novel sentences; block quotes
     '05_windows',         # examples with context, leakage guard, splits, RELiC and BEIR files, Table 1, Figure 2
     '06_dataset_checks',  # recall against an exact scan; the precision sample
+    '06a_quote_types',    # how quotations are used (section 2.3, Table 2): annotation sheets and their analysis
     '07_retrieval',       # the RELiC task: metrics, submissions, random / BM25 / zero-shot dense baselines (Table 3, A9)
+    '08_dense_relic',     # the trained dual encoder: training, Table 3 / A9 rows, against BM25, evidence search (Table 6)
+    '09_human_proxy',     # the 3-way proxy task: items, annotation sheets, model accuracy, agreement (Tables 3-5)
+    '10_gandalf_data',    # GANDALF: character descriptions, levels, questions, name replacement (Tables 1-2)
+    '11_gandalf_baselines', # GANDALF: random, TF-IDF, causal LM, book-reading LM (Tables 3-4)
+    '12_report',          # every table and figure beside the paper's, REPORT.md, stage timings
 ]
 RELIC_PD_STAGES = {'02_cleaning', '03_segment', '04_align', '05_windows', '06_dataset_checks'} # build RELiC-PD from texts
 

@@ -70,9 +70,12 @@ def rebuild_inputs(profile:str, stage:str):
     from relic_nb.segment import run_segmentation
     from relic_nb.align import run_alignment
     from relic_nb.windows import run_windows
+    from relic_nb.retrieval import run_retrieval
+    from relic_nb.dense import run_dense
     steps = {'01_corpus': lambda p: corpus_table(Corpus.for_profile(p), p, n_workers=0),
              '02_cleaning': lambda p: run_cleaning(p, n_workers=0), '03_segment': lambda p: run_segmentation(p, n_workers=0),
-             '04_align': lambda p: run_alignment(p, n_workers=0), '05_windows': run_windows}
+             '04_align': lambda p: run_alignment(p, n_workers=0), '05_windows': run_windows,
+             '07_retrieval': run_retrieval, '08_dense_relic': lambda p: run_dense(p, progress=False)}
     for s in STAGES[:STAGES.index(stage)]:
         if s in steps: steps[s](profile)
 
