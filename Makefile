@@ -16,11 +16,12 @@ ifeq ($(origin RELIC_NB_CORPUS),undefined)
   endif
 endif
 
-.PHONY: help env reproduce test clean-outputs readme
+.PHONY: help env reproduce test clean-outputs readme docs
 
 help:
 	@echo "make reproduce [PROFILE=pd|tiny|paper] [FROM=stage]   set up .venv if needed, run every notebook in order"
 	@echo "make test                                            set up .venv if needed, run the notebook tests"
+	@echo "make docs                                            the documentation site (nbdev_docs, or HTML pages without quarto)"
 
 $(VENV)/.installed: requirements.txt setup.py settings.ini
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -43,8 +44,13 @@ test: env
 	$(BIN)/nbdev_test --n_workers 1   # in order, one at a time: tiny stages rebuild shared inputs
 	@echo "nbdev_test: $$(ls nbs/*.ipynb | wc -l) passed, 0 failed"
 
+docs: env   # nbdev's site needs quarto; without it, every notebook rendered to HTML in _docs/
+	@if command -v quarto >/dev/null; then $(BIN)/nbdev_docs; else \
+	  echo "quarto not found: rendering the notebooks with nbconvert into _docs/ (install quarto for nbdev's site)"; \
+	  $(BIN)/jupyter nbconvert --to html --output-dir _docs --log-level WARN nbs/*.ipynb; fi
+
 readme:
-	$(BIN)/jupyter nbconvert --to markdown --stdout --log-level WARN nbs/index.ipynb > README.md
+	$(BIN)/jupyter nbconvert --to markdown --execute --no-input --stdout --log-level WARN nbs/index.ipynb > README.md
 
 clean-outputs:
 	rm -rf runs results/tiny figures/tiny data/processed data/fixtures

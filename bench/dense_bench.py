@@ -3,8 +3,8 @@
     python bench/dense_bench.py [--steps 6] [--skip-kill]
 
 1. Training speed on the pd train split (MiniLM, batch 32, contexts up to 256 tokens, quotes up to
-   128): optimizer steps of the 4/4 and 1/1 variants, with the quote encoder frozen (pd's default)
-   and trained (the paper's setting), after one warm-up step. Prints examples/s and peak memory.
+   128): optimizer steps of the 4/4 and 1/1 variants, with pd's settings (quote encoder frozen, lowest
+   three context layers frozen) and the paper's (both encoders trained), after one warm-up step. Prints examples/s and peak memory.
 2. Kill and resume: trains one epoch of pd with a tiny random RoBERTa (both encoders trained) in a
    subprocess, kills it with SIGKILL after its first checkpoint, starts it again (it resumes), and
    compares the final weights with an uninterrupted run of the same settings.
@@ -23,7 +23,8 @@ def speed(steps:int):
     rows = []
     for ctx in ('4/4', '1/1'):
         for train_quote in (False, True):
-            cfg = dense_config('pd', ctx, train_quote_encoder=train_quote)
+            cfg = dense_config('pd', ctx, train_quote_encoder=train_quote,   # frozen: pd's settings; trained: the paper's
+                               **({} if not train_quote else dict(freeze_layers=0, extra_negatives=0)))
             tok = _tokenizer(cfg)
             pairs = pairs_table(data, cfg.L, cfg.R, tok.mask_token)
             batches = BookBatchSampler(list(pairs.book), cfg.batch_size, cfg.seed).batches(0)[:steps + 1]
@@ -40,7 +41,7 @@ def speed(steps:int):
                 loss.backward(); opt.step(); opt.zero_grad()
                 if i: times.append(time.time() - t0); n += len(b)
             rows.append((ctx, 'trained' if train_quote else 'frozen', np.mean(times), n / sum(times)))
-            print(f'{ctx}  quote encoder {rows[-1][1]:8s}  {rows[-1][2]:6.2f} s/step  {rows[-1][3]:6.2f} examples/s  '
+            print(f'{ctx}  quote encoder {rows[-1][1]:8s} (freeze_layers={cfg.freeze_layers})  {rows[-1][2]:6.2f} s/step  {rows[-1][3]:6.2f} examples/s  '
                   f'(batch {cfg.batch_size}, {steps} steps)', flush=True)
     print(f'peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20:.2f} GB')
     return rows
@@ -50,6 +51,7 @@ import sys, torch
 torch.set_num_threads(2)
 from relic_nb.dense import train_dense, dense_config, TINY_ROBERTA
 cfg = dense_config('pd', '1/1', model='all-MiniLM-L6-v2', pooling='cls', normalize=False, scale=1.0, train_quote_encoder=True,
+                   freeze_layers=0, extra_negatives=0, max_context_tokens=128, max_quote_tokens=128,   # the tiny model has 128 positions
                    epochs=1, patience=1, checkpoint_every=5, val_pool=50)
 train_dense('pd', cfg, out=sys.argv[1], tiny_config=TINY_ROBERTA, progress=False)
 '''
@@ -58,7 +60,8 @@ def kill_and_resume():
     from safetensors.numpy import load_file
     tmp = Path(tempfile.mkdtemp())
     def run(out, kill_at=None):
-        p = subprocess.Popen([sys.executable, '-c', TRAIN, str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        log = open(tmp/f'{out.name}.log', 'a')
+        p = subprocess.Popen([sys.executable, '-c', TRAIN, str(out)], stdout=log, stderr=log)
         if kill_at is not None:
             f = out/'last'/'trainer_state.json'
             while p.poll() is None:
@@ -66,7 +69,8 @@ def kill_and_resume():
                     p.send_signal(signal.SIGKILL); p.wait()
                     return json.loads(f.read_text())['step']
                 time.sleep(0.05)
-        return p.wait()
+        if p.wait(): sys.exit(f'the training subprocess failed; its log: {tmp/(out.name + ".log")}')
+        return 0
     t0 = time.time(); run(tmp/'whole'); t_whole = time.time() - t0
     killed_at = run(tmp/'killed', kill_at=5)
     t0 = time.time(); run(tmp/'killed'); t_resume = time.time() - t0
