@@ -487,9 +487,11 @@ def run_retrieval(profile:str|Profile, contexts=('1/1', '4/4'), k1s=(0.3, 0.6, 0
     return dict(table3=table3, tableA9=tableA9, tuning=tuning, best=best, ranks=ranks, timings=timings, data=data,
                 runs={(m, L, R): pq for m, L, R, _, pq in runs})
 
-def beside_paper(table3:pd.DataFrame)->pd.DataFrame:
-    "Our rows with the paper's figures for the same model and context size (where the paper has that row)."
-    cols = [*[f'recall@{k}' for k in KS], 'mean_rank']
-    paper = PAPER_TABLE3[['model', 'L', 'R', *cols]].rename(columns={c: f'{c} (paper)' for c in cols})
-    out = table3[['model', 'L', 'R', *cols]].merge(paper, on=['model', 'L', 'R'], how='left')
-    return out[['model', 'L', 'R'] + [c for k in cols for c in (k, f'{k} (paper)')]]
+def beside_paper(ours:pd.DataFrame, paper:pd.DataFrame=PAPER_TABLE3, keys=('model', 'L', 'R'),
+                 cols=None, # columns to compare (default: every recall@k and the mean rank)
+                )->pd.DataFrame:
+    "Our rows with the paper's figures for the same keys (model and context size by default), where the paper has that row."
+    keys, cols = list(keys), list(cols or [*[f'recall@{k}' for k in KS], 'mean_rank'])
+    p = paper[keys + cols].rename(columns={c: f'{c} (paper)' for c in cols})
+    out = ours[keys + cols].merge(p, on=keys, how='left')
+    return out[keys + [c for k in cols for c in (k, f'{k} (paper)')]]
