@@ -42,12 +42,17 @@ test: env
 	  echo "relic_nb/ differs from what the notebooks export: run nbdev_export and commit relic_nb/"; \
 	  git diff --stat -- relic_nb; exit 1; fi
 	$(BIN)/nbdev_test --n_workers 1   # in order, one at a time: tiny stages rebuild shared inputs
+	$(BIN)/nbdev_proc_nbs --n_workers 1 --force >/dev/null   # nbdev's docs processing (what nbdev_docs runs before quarto) must pass
 	@echo "nbdev_test: $$(ls nbs/*.ipynb | wc -l) passed, 0 failed"
 
-docs: env   # nbdev's site needs quarto; without it, every notebook rendered to HTML in _docs/
+docs: env   # nbdev's site (quarto); without quarto, nbdev's processed pages rendered to HTML in _docs/
 	@if command -v quarto >/dev/null; then $(BIN)/nbdev_docs; else \
-	  echo "quarto not found: rendering the notebooks with nbconvert into _docs/ (install quarto for nbdev's site)"; \
-	  $(BIN)/jupyter nbconvert --to html --output-dir _docs --log-level WARN nbs/*.ipynb; fi
+	  echo "quarto not found: nbdev_proc_nbs, then nbconvert renders its pages into _docs/ (install quarto for nbdev's site)"; \
+	  $(BIN)/nbdev_proc_nbs --n_workers 1 && \
+	  $(BIN)/python -c "import json, glob; keep = {'id', 'cell_type', 'metadata', 'source', 'outputs', 'execution_count', 'attachments'}; \
+	    [json.dump(dict(nb, cells=[{**{k: v for k, v in c.items() if k in keep}, 'id': c.get('id') or f'cell{i}'} for i, c in enumerate(nb['cells'])]), open(f, 'w')) \
+	     for f in glob.glob('_proc/*.ipynb') for nb in [json.load(open(f))]]" && \
+	  $(BIN)/jupyter nbconvert --to html --output-dir _docs --log-level WARN _proc/*.ipynb; fi
 
 readme:
 	$(BIN)/jupyter nbconvert --to markdown --execute --no-input --stdout --log-level WARN nbs/index.ipynb > README.md

@@ -31,6 +31,7 @@ class DenseConfig:
     normalize:bool = False            # L2-normalise both vectors (then logits = scale * cosine)
     scale:float = 1.0                 # logit multiplier (the inverse temperature)
     train_quote_encoder:bool = True   # False: the quote encoder is the pretrained sentence encoder, frozen
+    frozen_precision:str = 'float32'  # the frozen quote encoder's arithmetic (the profile's `precision`, so the retrieval stage's cached vectors are reused)
     batch_size:int = 32               # pairs per batch, all from one book: batch_size - 1 negatives each
     grad_accum:int = 1                # batches per optimizer step
     lr:float = 2e-5
@@ -69,7 +70,7 @@ def dense_config(profile:str|Profile, context:str='4/4', **overrides)->DenseConf
     "The profile's `DenseConfig` for one L/R variant; `overrides` (None values ignored) replace any field."
     prof = get_profile(profile)
     L, R = parse_context(context)
-    kw = dict(DENSE_DEFAULTS[prof.name], model=prof.encoder, L=L, R=R, seed=prof.seed)
+    kw = dict(DENSE_DEFAULTS[prof.name], model=prof.encoder, frozen_precision=prof.precision, L=L, R=R, seed=prof.seed)
     kw.update({k: v for k, v in overrides.items() if v is not None})
     unknown = set(kw) - {f.name for f in fields(DenseConfig)}
     if unknown: raise TypeError(f"Unknown DenseConfig setting(s) {sorted(unknown)}; the settings are {[f.name for f in fields(DenseConfig)]}")
@@ -191,7 +192,8 @@ class QuoteVectors:
     "Quote-side vectors: the frozen pretrained sentence encoder (disk-cached), or the model's quote encoder."
     def __init__(self, cfg:DenseConfig, cache:Path|None=None, device:str='cpu', batch_size:int=32):
         self.cfg, self.batch_size = cfg, batch_size
-        self.frozen = None if cfg.train_quote_encoder else DenseRetriever(cfg.model, cache=cache, device=device, batch_size=batch_size)
+        self.frozen = None if cfg.train_quote_encoder else DenseRetriever(cfg.model, cache=cache, device=device, batch_size=batch_size,
+                                                                             precision=cfg.frozen_precision)
     def __call__(self, texts:list[str], model:DualEncoder|None=None, tokenizer=None)->np.ndarray:
         if self.frozen is not None:
             V = self.frozen.embed(self.frozen.spec['candidates'], list(texts))

@@ -220,32 +220,41 @@ def read_book(model, tok, text:str, segment:int=512, memory:int=512, max_tokens:
 class QueryOnlyLM(Baseline):
     "Chooses the option whose description is most probable after the name (no book): the paper's GPT-2 row."
     name = 'lm_query_only'
-    def __init__(self, model, tok, model_id:str): self.model, self.tok, self.model_id = model, tok, model_id
+    def __init__(self, model, tok, model_id:str,
+                 precision:str='float32'):   # 'float32', or 'bfloat16' (autocast: faster on CPUs with AMX)
+        if precision not in ('float32', 'bfloat16'): raise ValueError(f"precision is 'float32' or 'bfloat16', not {precision!r}")
+        self.model, self.tok, self.model_id, self.precision = model, tok, model_id, precision
+    def autocast(self):
+        "The arithmetic context of every forward pass (bfloat16 autocast, or a no-op for float32)."
+        import torch
+        return torch.autocast(next(self.model.parameters()).device.type, dtype=torch.bfloat16, enabled=self.precision == 'bfloat16')
     def memory(self, questions, paragraphs): return None
     def choose(self, questions, paragraphs=None):
         mem = self.memory(questions, paragraphs)
         out = []
-        for q in questions:
-            ps = pairs(q)
-            out.append(int(np.argmax(continuation_logprobs(self.model, self.tok, [f'{n}:' for n, _ in ps], [f' {d}' for _, d in ps], mem))))
+        with self.autocast():
+            for q in questions:
+                ps = pairs(q)
+                out.append(int(np.argmax(continuation_logprobs(self.model, self.tok, [f'{n}:' for n, _ in ps], [f' {d}' for _, d in ps], mem))))
         return out
 
 class BookMemoryLM(QueryOnlyLM):
     "The same scoring after the model has read the book through a bounded recurrent memory: the paper's Transformer-XL row."
     needs_book = True
     name = 'lm_book_memory'
-    def __init__(self, model, tok, model_id:str, segment:int=512, memory:int=512, max_tokens:int|None=None, cache:Path|None=None):
-        super().__init__(model, tok, model_id)
+    def __init__(self, model, tok, model_id:str, segment:int=512, memory:int=512, max_tokens:int|None=None, cache:Path|None=None,
+                 precision:str='float32'):
+        super().__init__(model, tok, model_id, precision)
         self.segment, self.mem_len, self.max_tokens, self.cache = segment, memory, max_tokens, cache
         self.tokens_read, self.seconds = 0, 0.0
     def memory(self, questions, paragraphs):
         import torch
         text = '\n\n'.join(paragraphs)
-        key = hashlib.sha256(f'{self.model_id}|{self.segment}|{self.mem_len}|{self.max_tokens}|{text}'.encode()).hexdigest()[:24]
+        key = hashlib.sha256(f'{self.model_id}|{self.segment}|{self.mem_len}|{self.max_tokens}|{self.precision}|{text}'.encode()).hexdigest()[:24]
         f = Path(self.cache)/f'{key}.pt' if self.cache else None
         if f is not None and f.exists(): return tuple(torch.load(f)[:2])
         t = time.time()
-        past, pos, n = read_book(self.model, self.tok, text, self.segment, self.mem_len, self.max_tokens)
+        with self.autocast(): past, pos, n = read_book(self.model, self.tok, text, self.segment, self.mem_len, self.max_tokens)
         self.tokens_read += n; self.seconds += time.time() - t
         if f is not None: f.parent.mkdir(parents=True, exist_ok=True); torch.save((past, pos, n), f)
         return past, pos

@@ -450,10 +450,12 @@ def run_slug(model:str, L, R)->str:
 
 # %% ../nbs/07_retrieval.ipynb #afa53b0a
 def run_retrieval(profile:str|Profile, contexts=('1/1', '4/4'), k1s=(0.3, 0.6, 0.9, 1.2, 1.5, 2.0), bs=(0.1, 0.25, 0.4, 0.6, 0.75, 0.9),
-                  dense_models=('all-MiniLM-L6-v2',), batch_size:int=16, n_threads:int=2, precision:str='float32')->dict:
+                  dense_models=('all-MiniLM-L6-v2',), batch_size:int=16, n_threads:int=2,
+                  precision:str|None=None)->dict:  # None: the profile's `precision`
     "Evaluate random, tuned BM25 and the dense models on the test split; write the tables, ranks, keys and submissions."
     prof, P = get_profile(profile), paths(profile).ensure()
     set_seed(prof.seed)
+    precision = precision or prof.precision
     ctx = [parse_context(c) for c in contexts]
     data = {s: load_relic(prof, s) for s in ('val', 'test')}
     subs, timings, runs = P.results/'submissions', [], []          # runs: (model, L, R, params, per-quote ranks)
@@ -487,11 +489,13 @@ def run_retrieval(profile:str|Profile, contexts=('1/1', '4/4'), k1s=(0.3, 0.6, 0
     return dict(table3=table3, tableA9=tableA9, tuning=tuning, best=best, ranks=ranks, timings=timings, data=data,
                 runs={(m, L, R): pq for m, L, R, _, pq in runs})
 
-def beside_paper(ours:pd.DataFrame, paper:pd.DataFrame=PAPER_TABLE3, keys=('model', 'L', 'R'),
+def beside_paper(ours:pd.DataFrame, paper:pd.DataFrame|None=None, # the paper's rows (default: its Table 3, `PAPER_TABLE3`)
+                 keys=('model', 'L', 'R'),
                  cols=None, # columns to compare (default: every recall@k and the mean rank)
                 )->pd.DataFrame:
     "Our rows with the paper's figures for the same keys (model and context size by default), where the paper has that row."
     keys, cols = list(keys), list(cols or [*[f'recall@{k}' for k in KS], 'mean_rank'])
+    paper = PAPER_TABLE3 if paper is None else paper
     p = paper[keys + cols].rename(columns={c: f'{c} (paper)' for c in cols})
     out = ours[keys + cols].merge(p, on=keys, how='left')
     return out[keys + [c for k in cols for c in (k, f'{k} (paper)')]]
