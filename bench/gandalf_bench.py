@@ -7,7 +7,7 @@ Prints, for the offline causal LM (SmolLM2-135M, or --model ID):
 and the wall time of building one book's questions and of the TF-IDF baseline on one book.
 
 Usage (from the project root; RELIC_NB_CORPUS names the corpus mirror for --profile pd):
-    python bench/gandalf_bench.py [--profile pd] [--threads 2] [--tokens 4096] [--book balzac-father-goriot]
+    python bench/gandalf_bench.py [--profile pd] [--threads 2] [--tokens 4096] [--book balzac-father-goriot] [--precision float32]
 """
 from __future__ import annotations
 import argparse, time
@@ -21,6 +21,7 @@ def main(argv=None):
     ap.add_argument('--tokens', type=int, default=4096, help='book tokens read for the memory benchmark')
     ap.add_argument('--questions', type=int, default=10, help='questions scored for the query benchmark')
     ap.add_argument('--book', default='balzac-father-goriot')
+    ap.add_argument('--precision', default='', help="LM arithmetic: 'float32' or 'bfloat16' (default: the profile's)")
     a = ap.parse_args(argv)
 
     import torch
@@ -31,6 +32,7 @@ def main(argv=None):
     from relic_nb.gandalf_models import load_causal_lm, continuation_logprobs, read_book, pairs, TfidfBaseline
 
     prof = get_profile(a.profile)
+    precision = a.precision or prof.precision
     corpus, tags = gandalf_corpus(prof)
     book = a.book if a.book in tags else sorted(tags)[0]
     w = corpus.works.set_index('slug').loc[book]
@@ -51,27 +53,28 @@ def main(argv=None):
           f"TF-IDF on its {len(qs)} questions: {t_tfidf:.1f} s")
 
     t = time.time(); model, tok = load_causal_lm(a.model, paths(prof).cache); t_load = time.time() - t
-    print(f"model {a.model}: loaded in {t_load:.1f} s, {a.threads} threads")
-    sample = qs[:a.questions]
-    n_tok, t = 0, time.time()
-    for q in sample:
-        ps = pairs(q)
-        continuation_logprobs(model, tok, [f'{n}:' for n, _ in ps], [f' {d}' for _, d in ps])
-        n_tok += sum(len(tok(f'{n}: {d}', add_special_tokens=False)['input_ids']) for n, d in ps)
-    dt = time.time() - t
-    print(f"  query scoring: {len(sample)} questions, {n_tok:,} tokens in {dt:.1f} s = {n_tok / dt:.0f} tokens/s "
-          f"({dt / max(len(sample), 1):.2f} s per question)")
-    t = time.time(); mem, pos, n = read_book(model, tok, '\n\n'.join(pars), 512, 512, a.tokens); dt = time.time() - t
-    total = len(tok('\n\n'.join(pars), add_special_tokens=False)['input_ids'])
-    print(f"  reading with a 512-token memory: {n:,} tokens in {dt:.1f} s = {n / dt:.0f} tokens/s; the whole book "
-          f"({total:,} tokens) would take {total / (n / dt) / 60:.1f} min, twice with the -Rep variant")
-    n_tok, t = 0, time.time()
-    for q in sample:
-        ps = pairs(q)
-        continuation_logprobs(model, tok, [f'{n}:' for n, _ in ps], [f' {d}' for _, d in ps], memory=(mem, pos))
-        n_tok += sum(len(tok(f'{n}: {d}', add_special_tokens=False)['input_ids']) for n, d in ps)
-    dt = time.time() - t
-    print(f"  query scoring after the memory: {n_tok / dt:.0f} tokens/s ({dt / max(len(sample), 1):.2f} s per question)")
+    print(f"model {a.model}: loaded in {t_load:.1f} s, {a.threads} threads, {precision}")
+    with torch.autocast('cpu', dtype=torch.bfloat16, enabled=precision == 'bfloat16'):
+        sample = qs[:a.questions]
+        n_tok, t = 0, time.time()
+        for q in sample:
+            ps = pairs(q)
+            continuation_logprobs(model, tok, [f'{n}:' for n, _ in ps], [f' {d}' for _, d in ps])
+            n_tok += sum(len(tok(f'{n}: {d}', add_special_tokens=False)['input_ids']) for n, d in ps)
+        dt = time.time() - t
+        print(f"  query scoring: {len(sample)} questions, {n_tok:,} tokens in {dt:.1f} s = {n_tok / dt:.0f} tokens/s "
+              f"({dt / max(len(sample), 1):.2f} s per question)")
+        t = time.time(); mem, pos, n = read_book(model, tok, '\n\n'.join(pars), 512, 512, a.tokens); dt = time.time() - t
+        total = len(tok('\n\n'.join(pars), add_special_tokens=False)['input_ids'])
+        print(f"  reading with a 512-token memory: {n:,} tokens in {dt:.1f} s = {n / dt:.0f} tokens/s; the whole book "
+              f"({total:,} tokens) would take {total / (n / dt) / 60:.1f} min, twice with the -Rep variant")
+        n_tok, t = 0, time.time()
+        for q in sample:
+            ps = pairs(q)
+            continuation_logprobs(model, tok, [f'{n}:' for n, _ in ps], [f' {d}' for _, d in ps], memory=(mem, pos))
+            n_tok += sum(len(tok(f'{n}: {d}', add_special_tokens=False)['input_ids']) for n, d in ps)
+        dt = time.time() - t
+        print(f"  query scoring after the memory: {n_tok / dt:.0f} tokens/s ({dt / max(len(sample), 1):.2f} s per question)")
 
 
 if __name__ == '__main__':

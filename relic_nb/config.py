@@ -10,8 +10,8 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['SEED', 'PROFILES', 'GUTENBERG_URL', 'STAGES', 'RELIC_PD_STAGES', 'project_root', 'Profile', 'get_profile', 'Paths',
-           'paths', 'corpus_mirror', 'gutenberg_url', 'set_seed', 'pick_device', 'write_json', 'parallel_map',
-           'stages_for']
+           'paths', 'corpus_mirror', 'gutenberg_url', 'set_seed', 'pick_device', 'bf16_native', 'check_precision',
+           'write_json', 'parallel_map', 'stages_for']
 
 # %% ../nbs/00_config.ipynb #ddef3354
 def project_root(start:Path|None=None, # where to start looking (default: the working directory)
@@ -126,6 +126,21 @@ def pick_device(device:str='auto')->str:
     if device == 'cuda': raise RuntimeError("device='cuda' was asked for but torch sees no GPU: use the CPU "
                                             "profile (`pd`) or install a CUDA build of torch (environment.yml).")
     return 'cpu'
+
+def bf16_native(cpuinfo:Path=Path('/proc/cpuinfo'))->bool|None:
+    "Whether the CPU has bfloat16 arithmetic (AMX or AVX512-BF16); None where `cpuinfo` cannot be read (not Linux)."
+    import re
+    try: return bool(re.search(r'\b(amx_bf16|avx512_bf16)\b', Path(cpuinfo).read_text()))
+    except OSError: return None
+
+def check_precision(precision:str, device:str='cpu', cpuinfo:Path=Path('/proc/cpuinfo'))->bool:
+    "Warn (and return False) when bfloat16 is asked for on a CPU without bfloat16 arithmetic, where it is slower than float32."
+    if precision not in ('bfloat16', 'bf16') or device != 'cpu' or bf16_native(cpuinfo) is not False: return True
+    import warnings
+    warnings.warn("bfloat16 on this CPU (no AMX or AVX512-BF16) is slower than float32: set precision='float32' (the stage's "
+                  "`precision` parameter or Profile.precision; for dense-RELiC training mixed_precision='no'). Scores then "
+                  "differ slightly (third digit) from the committed results/pd tables.")
+    return False
 
 # %% ../nbs/00_config.ipynb #66275df0
 def write_json(path:Path, obj)->Path:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, asdict, replace, fields
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .config import SEED, Profile, get_profile, paths, pick_device, set_seed, write_json
+from .config import SEED, Profile, check_precision, get_profile, paths, pick_device, set_seed, write_json
 from .windows import load_relic
 from .retrieval import (KS, TABLE3_COLUMNS, CandidateSet, DenseRetriever, by_length, evaluate, model_path,
                                 parse_context, quotes_table, recall_summary, run_slug, to_submission)
@@ -60,8 +60,9 @@ class DenseConfig:
 DENSE_DEFAULTS = {
     'tiny': dict(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=True, batch_size=4, epochs=2,
                  patience=1, checkpoint_every=2, max_context_tokens=96, max_quote_tokens=48, val_pool=20, val_k=3),
-    'pd': dict(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=False, batch_size=32, epochs=3,
-               patience=2, lr=5e-5, freeze_layers=3, extra_negatives=500, checkpoint_every=10, val_pool=500, val_k=10),
+    'pd': dict(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=False, batch_size=32, epochs=2,
+               patience=2, lr=5e-5, freeze_layers=3, extra_negatives=500, checkpoint_every=10, val_pool=500, val_k=10,
+               mixed_precision='bf16'),
     'paper': dict(pooling='cls', normalize=False, train_quote_encoder=True, batch_size=32, epochs=10, patience=2,
                   mixed_precision='bf16', checkpoint_every=500, val_pool=1000, val_k=10),
 }
@@ -272,6 +273,7 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
     state = json.loads(state_file.read_text()) if state_file.exists() else None
     if state and state.get('finished'): return dict(out=out, history=state['history'], resumed=False, state=state)
     device = device or pick_device(prof.device)
+    if cfg.mixed_precision == 'bf16' or cfg.frozen_precision == 'bfloat16': check_precision('bfloat16', device)
     set_seed(cfg.seed)
     tok = _tokenizer(cfg)
     data = {s: load_relic(prof, s) for s in ('train', 'val')}

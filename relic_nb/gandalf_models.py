@@ -9,7 +9,7 @@ from collections import defaultdict
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .config import SEED, Profile, get_profile, paths, set_seed, write_json
+from .config import SEED, Profile, check_precision, get_profile, paths, set_seed, write_json
 from .gandalf import GandalfData, load_gandalf, gandalf_corpus, book_paragraphs, replace_names, group_of
 
 # %% auto #0

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy import sparse
-from .config import SEED, Profile, get_profile, paths, pick_device, set_seed, write_json
+from .config import SEED, Profile, check_precision, get_profile, paths, pick_device, set_seed, write_json
 from .windows import load_relic, query_text
 
 # %% auto #0
@@ -456,6 +456,7 @@ def run_retrieval(profile:str|Profile, contexts=('1/1', '4/4'), k1s=(0.3, 0.6, 0
     prof, P = get_profile(profile), paths(profile).ensure()
     set_seed(prof.seed)
     precision = precision or prof.precision
+    check_precision(precision, pick_device(prof.device))
     ctx = [parse_context(c) for c in contexts]
     data = {s: load_relic(prof, s) for s in ('val', 'test')}
     subs, timings, runs = P.results/'submissions', [], []          # runs: (model, L, R, params, per-quote ranks)
