@@ -306,6 +306,8 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
     sched = get_linear_schedule_with_warmup(opt, int(cfg.warmup * steps_per_epoch * cfg.epochs), steps_per_epoch * cfg.epochs)
+    from accelerate.state import AcceleratorState
+    AcceleratorState._reset_state()          # accelerate keeps one state per process: a second run may ask for another precision
     acc = Accelerator(cpu=device == 'cpu', mixed_precision=cfg.mixed_precision, gradient_accumulation_steps=cfg.grad_accum)
     model, opt, dl, sched = acc.prepare(model, opt, dl, sched)
     state = state or dict(epoch=0, batches_done=0, step=0, best=None, bad_epochs=0, history=[], finished=False, seconds=0.0)
