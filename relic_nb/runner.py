@@ -91,6 +91,7 @@ def main(argv:list[str]|None=None):
     if a.list: print('\n'.join(stages_for(a.profile))); return 0
     try: t = run_stages(get_profile(a.profile).name, a.start, a.only)
     except (StageFailed, ValueError) as e: print(f'\n{e}', file=sys.stderr); return 1
+    print('\n' + t.assign(minutes=(t.seconds / 60).round(1)).to_string(index=False))     # stage by stage, at the end of the run
     print(f"done: {len(t)} stage(s) in {t.seconds.sum():.0f} s; tables in {paths(a.profile).results}, "
           f"figures in {paths(a.profile).figures}, executed notebooks in {paths(a.profile).runs}")
     return 0
