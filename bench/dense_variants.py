@@ -76,8 +76,7 @@ def linear_variants(epochs_list, lr=1e-3, seed=0):
 
 def trained_variant(overrides:dict, out:Path):
     "Train pd 4/4 with `overrides` into `out`, print its val history and its test ranks."
-    import torch
-    from relic_nb.config import paths
+    from relic_nb.config import autocast, paths
     from relic_nb.windows import load_relic
     from relic_nb.retrieval import evaluate
     from relic_nb.dense import dense_config, train_dense, DenseRelicRetriever
@@ -88,7 +87,7 @@ def trained_variant(overrides:dict, out:Path):
           f"{[(h['epoch'], h[f'val_recall@{cfg.val_k}'], h['val_mrr']) for h in res['history'] if 'val_mrr' in h]}", flush=True)
     r = DenseRelicRetriever(out/'best', cache=paths('pd').cache/'embeddings' if not cfg.train_quote_encoder else None)
     t = time.time()
-    with torch.autocast('cpu', dtype=torch.bfloat16, enabled=cfg.train_quote_encoder):   # re-encoding 64k passages: bf16 for speed
+    with autocast('bfloat16' if cfg.train_quote_encoder else 'float32'):   # re-encoding 64k passages: bf16 for speed
         pq = evaluate(r, load_relic('pd', 'test'), cfg.L, cfg.R, top=0)
     print(f'test scoring: {time.time() - t:.0f} s')
     report(f'dense-RELiC {ctx} with {json.dumps(overrides)}', pq['rank'])

@@ -26,7 +26,7 @@ def main(argv=None):
 
     import torch
     torch.set_num_threads(a.threads)
-    from relic_nb.config import paths, get_profile
+    from relic_nb.config import autocast, paths, get_profile
     from relic_nb.gandalf import (gandalf_corpus, book_paragraphs, reference_entries, book_characters, build_book,
                                   make_questions, name_words, source_of, BOOK_TAGS)
     from relic_nb.gandalf_models import load_causal_lm, continuation_logprobs, read_book, pairs, TfidfBaseline
@@ -54,7 +54,7 @@ def main(argv=None):
 
     t = time.time(); model, tok = load_causal_lm(a.model, paths(prof).cache); t_load = time.time() - t
     print(f"model {a.model}: loaded in {t_load:.1f} s, {a.threads} threads, {precision}")
-    with torch.autocast('cpu', dtype=torch.bfloat16, enabled=precision == 'bfloat16'):
+    with autocast(precision):
         sample = qs[:a.questions]
         n_tok, t = 0, time.time()
         for q in sample:

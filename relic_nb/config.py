@@ -9,9 +9,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['SEED', 'PROFILES', 'GUTENBERG_URL', 'STAGES', 'RELIC_PD_STAGES', 'project_root', 'Profile', 'get_profile', 'Paths',
-           'paths', 'corpus_mirror', 'gutenberg_url', 'set_seed', 'pick_device', 'bf16_native', 'check_precision',
-           'write_json', 'parallel_map', 'stages_for']
+__all__ = ['SEED', 'PROFILES', 'GUTENBERG_URL', 'PRECISIONS', 'STAGES', 'RELIC_PD_STAGES', 'project_root', 'Profile',
+           'get_profile', 'Paths', 'paths', 'corpus_mirror', 'gutenberg_url', 'set_seed', 'pick_device', 'bf16_native',
+           'check_precision', 'inference_precision', 'autocast', 'write_json', 'parallel_map', 'stages_for']
 
 # %% ../nbs/00_config.ipynb #ddef3354
 def project_root(start:Path|None=None, # where to start looking (default: the working directory)
@@ -141,6 +141,18 @@ def check_precision(precision:str, device:str='cpu', cpuinfo:Path=Path('/proc/cp
                   "`precision` parameter or Profile.precision; for dense-RELiC training mixed_precision='no'). Scores then "
                   "differ slightly (third digit) from the committed results/pd tables.")
     return False
+
+PRECISIONS = ('float32', 'bfloat16')   # inference arithmetic a profile or stage may ask for
+
+def inference_precision(precision:str)->str:
+    "`precision` when it is one of `PRECISIONS`, else a ValueError naming them."
+    if precision not in PRECISIONS: raise ValueError(f"precision is 'float32' or 'bfloat16', not {precision!r}")
+    return precision
+
+def autocast(precision:str, device:str='cpu'):
+    "The context for inference at `precision` on `device` ('cpu' or 'cuda'): bfloat16 autocast, or a no-op for float32."
+    import torch
+    return torch.autocast(device, dtype=torch.bfloat16, enabled=inference_precision(precision) == 'bfloat16')
 
 # %% ../nbs/00_config.ipynb #66275df0
 def write_json(path:Path, obj)->Path:

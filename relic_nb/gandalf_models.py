@@ -9,7 +9,7 @@ from collections import defaultdict
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .config import SEED, Profile, check_precision, get_profile, paths, set_seed, write_json
+from .config import SEED, Profile, autocast, check_precision, get_profile, inference_precision, paths, set_seed, write_json
 from .gandalf import GandalfData, load_gandalf, gandalf_corpus, book_paragraphs, replace_names, group_of
 
 # %% auto #0
@@ -222,12 +222,10 @@ class QueryOnlyLM(Baseline):
     name = 'lm_query_only'
     def __init__(self, model, tok, model_id:str,
                  precision:str='float32'):   # 'float32', or 'bfloat16' (autocast: faster on CPUs with AMX)
-        if precision not in ('float32', 'bfloat16'): raise ValueError(f"precision is 'float32' or 'bfloat16', not {precision!r}")
-        self.model, self.tok, self.model_id, self.precision = model, tok, model_id, precision
+        self.model, self.tok, self.model_id, self.precision = model, tok, model_id, inference_precision(precision)
     def autocast(self):
         "The arithmetic context of every forward pass (bfloat16 autocast, or a no-op for float32)."
-        import torch
-        return torch.autocast(next(self.model.parameters()).device.type, dtype=torch.bfloat16, enabled=self.precision == 'bfloat16')
+        return autocast(self.precision, next(self.model.parameters()).device.type)
     def memory(self, questions, paragraphs): return None
     def choose(self, questions, paragraphs=None):
         mem = self.memory(questions, paragraphs)

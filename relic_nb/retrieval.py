@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy import sparse
-from .config import SEED, Profile, check_precision, get_profile, paths, pick_device, set_seed, write_json
+from .config import SEED, Profile, autocast, check_precision, get_profile, inference_precision, paths, pick_device, set_seed, write_json
 from .windows import load_relic, query_text
 
 # %% auto #0
@@ -374,11 +374,10 @@ class DenseRetriever:
                  search:str='matmul',       # 'matmul' (numpy) or 'faiss' (flat inner-product index); same scores
                  precision:str='float32',   # 'float32', or 'bfloat16' (autocast: faster where the CPU has AMX; slightly different vectors)
                  name:str|None=None):
-        if precision not in ('float32', 'bfloat16'): raise ValueError(f"precision is 'float32' or 'bfloat16', not {precision!r}")
         self.spec = retriever_spec(model)
         self.name = name or (model if isinstance(model, str) else Path(self.spec['candidates']).name)
         self.cache, self.device, self.batch_size, self.n_threads, self.search = cache, device, batch_size, n_threads, search
-        self.precision = precision
+        self.precision = inference_precision(precision)
         self._models, self.encoded, self.encode_seconds = {}, 0, 0.0     # texts encoded (cache misses) and time spent
 
     def encoder(self, model_id:str):
@@ -396,9 +395,8 @@ class DenseRetriever:
         for t in texts: h.update(b'\0' + t.encode('utf-8'))
         f = Path(self.cache)/(_slug(model_id) + ('' if self.precision == 'float32' else f'-{self.precision}'))/f'{h.hexdigest()}.npy' if self.cache else None
         if f is not None and f.exists(): return np.load(f).astype(np.float32)
-        import torch
         model, t0 = self.encoder(model_id), time.time()
-        with torch.autocast(str(model.device).split(':')[0], dtype=torch.bfloat16, enabled=self.precision == 'bfloat16'):
+        with autocast(self.precision, str(model.device).split(':')[0]):
             E = model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=False, convert_to_tensor=True, show_progress_bar=False)
         E = E.float().cpu().numpy()
         self.encode_seconds += time.time() - t0; self.encoded += len(texts)
