@@ -34,7 +34,8 @@ def linear_variants(epochs_list, lr=1e-3, seed=0):
     from relic_nb.config import get_profile, paths
     from relic_nb.windows import load_relic
     from relic_nb.retrieval import DenseRetriever, evaluate, quotes_table
-    from relic_nb.dense import dense_config, pairs_table, val_pool, QuoteVectors
+    from relic_nb.dense import (dense_config, pairs_table, val_pool, QuoteVectors, BookBatchSampler, contrastive_loss,
+                                overlap_mask)
     prof, P = get_profile('pd'), paths('pd')
     cfg = dense_config(prof, '4/4')
     enc = DenseRetriever(cfg.model, cache=P.cache/'embeddings', precision=prof.precision)
@@ -47,25 +48,19 @@ def linear_variants(epochs_list, lr=1e-3, seed=0):
     banks = {b: (torch.from_numpy(qv(list(p.text))), p.start.to_numpy(), (p.start + p.n).to_numpy())
              for b, p in val_pool(data['train'], tr, cfg.extra_negatives, cfg.seed + 1).items()}
     norm = lambda V: V / np.maximum(np.linalg.norm(V, axis=1, keepdims=True), 1e-12)
+    X, sampler = torch.from_numpy(C['train']), BookBatchSampler(list(tr.book), cfg.batch_size, cfg.seed)
     for epochs in epochs_list:
-        torch.manual_seed(seed); rng = np.random.default_rng(seed)
+        torch.manual_seed(seed)
         W = torch.nn.Linear(C['train'].shape[1], C['train'].shape[1])
         torch.nn.init.eye_(W.weight); torch.nn.init.zeros_(W.bias)
         opt = torch.optim.AdamW(W.parameters(), lr=lr, weight_decay=0.0)
-        X, books = torch.from_numpy(C['train']), tr.book.to_numpy()
-        for _ in range(epochs):
-            batches = []
-            for b in np.unique(books):
-                ix = np.flatnonzero(books == b); rng.shuffle(ix)
-                batches += [ix[i:i + cfg.batch_size] for i in range(0, len(ix), cfg.batch_size)]
-            rng.shuffle(batches)
-            for ix in batches:
-                V, s0, s1 = banks[books[ix[0]]]
+        for epoch in range(epochs):
+            for ix in sampler.batches(epoch):
+                V, s0, s1 = banks[tr.book.values[ix[0]]]
                 c = torch.nn.functional.normalize(W(X[ix]), dim=-1)
                 q = torch.nn.functional.normalize(torch.cat([Y[ix], V]), dim=-1)
-                q0, q1 = tr.start.values[ix][:, None], (tr.start.values[ix] + tr.n.values[ix])[:, None]
-                mask = torch.cat([torch.zeros(len(ix), len(ix), dtype=torch.bool), torch.from_numpy((s0[None] < q1) & (q0 < s1[None]))], 1)
-                loss = torch.nn.functional.cross_entropy((cfg.scale * c @ q.T).masked_fill(mask, float('-inf')), torch.arange(len(ix)))
+                q0 = tr.start.values[ix]
+                loss = contrastive_loss(c, q, cfg.scale, torch.from_numpy(overlap_mask(q0, q0 + tr.n.values[ix], s0, s1)))
                 opt.zero_grad(); loss.backward(); opt.step()
         with torch.no_grad(): Ct = norm(W(torch.from_numpy(C['test'])).numpy())
         ctx = dict(zip(pairs['test'].id, Ct))

@@ -15,10 +15,10 @@ from .retrieval import (KS, TABLE3_COLUMNS, CandidateSet, DenseRetriever, by_len
                                 parse_context, quotes_table, recall_summary, run_slug, to_submission)
 
 # %% auto #0
-__all__ = ['DENSE_DEFAULTS', 'TINY_ROBERTA', 'DenseConfig', 'dense_config', 'pool', 'DualEncoder', 'pairs_table',
-           'BookBatchSampler', 'encode_texts', 'QuoteVectors', 'val_pool', 'pool_recall', 'TrainingInterrupted',
-           'run_dir', 'save_model', 'train_dense', 'DenseRelicRetriever', 'latest_model', 'run_dense', 'plot_training',
-           'head_to_head', 'disagreements', 'find_evidence', 'main']
+__all__ = ['DENSE_DEFAULTS', 'TINY_ROBERTA', 'DenseConfig', 'dense_config', 'pool', 'overlap_mask', 'contrastive_loss',
+           'DualEncoder', 'pairs_table', 'BookBatchSampler', 'encode_texts', 'QuoteVectors', 'val_pool', 'pool_recall',
+           'TrainingInterrupted', 'run_dir', 'save_model', 'train_dense', 'DenseRelicRetriever', 'latest_model',
+           'run_dense', 'plot_training', 'head_to_head', 'disagreements', 'find_evidence', 'main']
 
 # %% ../nbs/08_dense_relic.ipynb #5f1a9019
 @dataclass(frozen=True)
@@ -102,6 +102,17 @@ try:
     _Module = torch.nn.Module
 except ImportError: torch, _Module = None, object
 
+def overlap_mask(q_start, q_end, s0, s1)->np.ndarray:
+    "Rows x passages: True where passage [s0, s1) overlaps the row's quote [q_start, q_end) (so it is no negative for that row)."
+    return (np.asarray(s0)[None] < np.asarray(q_end)[:, None]) & (np.asarray(q_start)[:, None] < np.asarray(s1)[None])
+
+def contrastive_loss(c, q, scale:float=1.0, bank_mask=None):
+    "In-batch contrastive loss: row i of `c` against column i of `q` (the batch's quotes, then any bank; `bank_mask` True = ignore)."
+    logits = scale * c @ q.T
+    if bank_mask is not None:
+        logits = logits.masked_fill(torch.cat([torch.zeros(len(c), len(c), dtype=torch.bool, device=c.device), bank_mask.to(c.device)], 1), float('-inf'))
+    return torch.nn.functional.cross_entropy(logits, torch.arange(len(c), device=c.device))
+
 class DualEncoder(_Module):
     "dense-RELiC: a context encoder and (if trained) a quote encoder; score = dot product (cosine x scale if normalised)."
     def __init__(self, cfg:DenseConfig, context_encoder, quote_encoder=None):
@@ -139,10 +150,7 @@ class DualEncoder(_Module):
         q = self.encode(quote, 'quote') if quote_vectors is None else quote_vectors.to(c.dtype)
         if bank is not None: q = torch.cat([q, bank.to(q.dtype)])
         if self.cfg.normalize and (quote_vectors is not None or bank is not None): q = torch.nn.functional.normalize(q, dim=-1)
-        logits = self.cfg.scale * c @ q.T
-        if bank_mask is not None:
-            logits = logits.masked_fill(torch.cat([torch.zeros(len(c), len(c), dtype=torch.bool, device=c.device), bank_mask.to(c.device)], 1), float('-inf'))
-        return torch.nn.functional.cross_entropy(logits, torch.arange(len(c), device=c.device))
+        return contrastive_loss(c, q, self.cfg.scale, bank_mask)
 
 # %% ../nbs/08_dense_relic.ipynb #2461731a
 def pairs_table(data:dict, L:int, R:int, mask:str)->pd.DataFrame:
@@ -297,8 +305,8 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
         else: b['quote_vectors'] = Qtrain[idx]
         if banks:                                # a bank passage overlapping the row's own quote is not a negative
             V, s0, s1 = banks[tr.book.values[idx[0]]]
-            q0, q1 = tr.start.values[idx][:, None], (tr.start.values[idx] + tr.n.values[idx])[:, None]
-            b['bank'], b['bank_mask'] = V, torch.from_numpy((s0[None] < q1) & (q0 < s1[None]))
+            q0 = tr.start.values[idx]
+            b['bank'], b['bank_mask'] = V, torch.from_numpy(overlap_mask(q0, q0 + tr.n.values[idx], s0, s1))
         return b
     dl = torch.utils.data.DataLoader(range(len(tr)), batch_sampler=sampler, collate_fn=collate,
                                      generator=torch.Generator().manual_seed(cfg.seed))   # its own generator: iterating draws nothing from torch's global RNG
