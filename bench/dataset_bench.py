@@ -9,8 +9,8 @@ quotations add; and segmentation speed of the parser and the senter on a sample,
 """
 import argparse, random, time
 from relic_nb.config import get_profile
-from relic_nb.align import align_corpus
-from relic_nb.segment import load_sentences, segmentation_table, make_segmenter, split_sentences, novel_paragraphs
+from relic_nb.relic.align import align_corpus
+from relic_nb.relic.segment import load_sentences, segmentation_table, make_segmenter, split_sentences, novel_paragraphs
 
 
 def main():

@@ -32,9 +32,9 @@ def linear_variants(epochs_list, lr=1e-3, seed=0):
     "A linear map (identity at start) on frozen context vectors, trained like dense-RELiC; test ranks per setting."
     import torch
     from relic_nb.config import get_profile, paths
-    from relic_nb.windows import load_relic
-    from relic_nb.retrieval import DenseRetriever, evaluate, quotes_table
-    from relic_nb.dense import (dense_config, pairs_table, val_pool, QuoteVectors, BookBatchSampler, contrastive_loss,
+    from relic_nb.relic.windows import load_relic
+    from relic_nb.relic.retrieval import DenseRetriever, evaluate, quotes_table
+    from relic_nb.relic.dense_relic import (dense_config, pairs_table, val_pool, QuoteVectors, BookBatchSampler, contrastive_loss,
                                 overlap_mask)
     prof, P = get_profile('pd'), paths('pd')
     cfg = dense_config(prof, '4/4')
@@ -72,9 +72,9 @@ def linear_variants(epochs_list, lr=1e-3, seed=0):
 def trained_variant(overrides:dict, out:Path):
     "Train pd 4/4 with `overrides` into `out`, print its val history and its test ranks."
     from relic_nb.config import autocast, paths
-    from relic_nb.windows import load_relic
-    from relic_nb.retrieval import evaluate
-    from relic_nb.dense import dense_config, train_dense, DenseRelicRetriever
+    from relic_nb.relic.windows import load_relic
+    from relic_nb.relic.retrieval import evaluate
+    from relic_nb.relic.dense_relic import dense_config, train_dense, DenseRelicRetriever
     kw = dict(overrides); ctx = kw.pop('context', '4/4')
     cfg = dense_config('pd', ctx, **kw); print(cfg, flush=True)
     t = time.time(); res = train_dense('pd', cfg, out=out, progress=True)

@@ -27,9 +27,9 @@ def main(argv=None):
     import torch
     torch.set_num_threads(a.threads)
     from relic_nb.config import autocast, paths, get_profile
-    from relic_nb.gandalf import (gandalf_corpus, book_paragraphs, reference_entries, book_characters, build_book,
+    from relic_nb.gandalf.data import (gandalf_corpus, book_paragraphs, reference_entries, book_characters, build_book,
                                   make_questions, name_words, source_of, BOOK_TAGS)
-    from relic_nb.gandalf_models import load_causal_lm, continuation_logprobs, read_book, pairs, TfidfBaseline
+    from relic_nb.gandalf.baselines import load_causal_lm, continuation_logprobs, read_book, pairs, TfidfBaseline
 
     prof = get_profile(a.profile)
     precision = a.precision or prof.precision

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 from tqdm.auto import tqdm
 from .config import Profile, get_profile, paths, corpus_mirror, gutenberg_url, parallel_map, write_json
-from .fixtures import make_fixture_corpus
+from .testing import make_fixture_corpus
 
 # %% auto #0
 __all__ = ['WORKS_COLUMNS', 'ROLES', 'AVAILABILITY', 'PARSE_VERSION', 'CorpusError', 'UnknownWork', 'MissingText',

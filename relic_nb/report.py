@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from .config import Profile, STAGES, get_profile, paths, stages_for
-from .retrieval import KS, PAPER_TABLE3, PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, beside_paper
+from .relic.retrieval import KS, PAPER_TABLE3, PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, beside_paper
 
 # %% auto #0
 __all__ = ['md', 'Report', 'recall_curves', 'plot_recall_curves', 'plot_by_length', 'stage_timings', 'table_checksums',
@@ -153,7 +153,7 @@ def relic_sections(rep:Report):
     rep.add('### Table 4: the proxy study')
     t4 = rep.table('table4_agreement.csv', '09_human_proxy')
     if t4 is not None:
-        from relic_nb.proxy import PAPER_TABLE4
+        from relic_nb.relic.human_proxy import PAPER_TABLE4
         rep.add(md(t4), 'The paper:', md(PAPER_TABLE4))
     t5 = rep.table('table5_failures.csv', '09_human_proxy')
     if t5 is not None: rep.add('### Table 5: failure cases in the proxy task', md(t5.head(6)))

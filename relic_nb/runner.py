@@ -66,12 +66,12 @@ def run_stages(profile:str='pd', start:str|None=None, only:list[str]|None=None,
 def rebuild_inputs(profile:str, stage:str):
     "Run the stages before `stage` for `profile`, serially and in this process (for tests on fixtures)."
     from relic_nb.corpus import Corpus, corpus_table
-    from relic_nb.cleaning import run_cleaning
-    from relic_nb.segment import run_segmentation
-    from relic_nb.align import run_alignment
-    from relic_nb.windows import run_windows
-    from relic_nb.retrieval import run_retrieval
-    from relic_nb.dense import run_dense
+    from relic_nb.relic.cleaning import run_cleaning
+    from relic_nb.relic.segment import run_segmentation
+    from relic_nb.relic.align import run_alignment
+    from relic_nb.relic.windows import run_windows
+    from relic_nb.relic.retrieval import run_retrieval
+    from relic_nb.relic.dense_relic import run_dense
     steps = {'01_corpus': lambda p: corpus_table(Corpus.for_profile(p), p, n_workers=0),
              '02_cleaning': lambda p: run_cleaning(p, n_workers=0), '03_segment': lambda p: run_segmentation(p, n_workers=0),
              '04_align': lambda p: run_alignment(p, n_workers=0), '05_windows': run_windows,
