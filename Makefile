@@ -7,6 +7,9 @@ BIN := $(VENV)/bin
 TORCH ?= torch==2.13.0
 PROFILE ?= pd
 FROM ?=
+PARAMS ?=
+# make test runs the fast tests; CI (CI=true) and SLOW=1 also run the cells marked #| slow
+TEST_FLAGS ?= $(if $(or $(CI),$(SLOW)),slow,)
 
 # Read texts from the local mirror when the project sits beside one (unless the caller set RELIC_NB_CORPUS).
 SHARED_CORPUS := $(abspath ../shared/corpus)
@@ -19,8 +22,8 @@ endif
 .PHONY: help env reproduce test clean-outputs readme docs
 
 help:
-	@echo "make reproduce [PROFILE=pd|tiny|paper] [FROM=stage]   set up .venv if needed, run every notebook in order"
-	@echo "make test                                            set up .venv if needed, run the notebook tests"
+	@echo "make reproduce [PROFILE=pd|tiny|paper] [FROM=stage] [PARAMS=\"-p epochs 1\"]   set up .venv if needed, run every notebook in order"
+	@echo "make test [SLOW=1]                                   set up .venv if needed, run the notebook tests (SLOW=1 or CI=true: the slow ones too)"
 	@echo "make docs                                            the documentation site (nbdev_docs, or HTML pages without quarto)"
 
 $(VENV)/.installed: requirements.txt setup.py settings.ini
@@ -34,16 +37,17 @@ $(VENV)/.installed: requirements.txt setup.py settings.ini
 env: $(VENV)/.installed
 
 reproduce: env
-	$(BIN)/python -m relic_nb.runner --profile $(PROFILE) $(if $(FROM),--from $(FROM))
+	$(BIN)/python -m relic_nb.runner --profile $(PROFILE) $(if $(FROM),--from $(FROM)) $(PARAMS)
 
 test: env
 	$(BIN)/nbdev_export
 	@if [ -n "$$CI" ] && ! git diff --quiet -- relic_nb; then \
 	  echo "relic_nb/ differs from what the notebooks export: run nbdev_export and commit relic_nb/"; \
 	  git diff --stat -- relic_nb; exit 1; fi
-	$(BIN)/nbdev_test --n_workers 1   # in order, one at a time: tiny stages rebuild shared inputs
+	rm -rf results/tiny figures/tiny data/processed/tiny runs/tiny   # the tiny pipeline is built once per test run, by the notebooks in order
+	$(BIN)/nbdev_test --n_workers 1 $(if $(TEST_FLAGS),--flags "$(TEST_FLAGS)")   # in order: each stage finds what the stages before it wrote
 	$(BIN)/nbdev_proc_nbs --n_workers 1 --force >/dev/null   # nbdev's docs processing (what nbdev_docs runs before quarto) must pass
-	@echo "nbdev_test: $$(ls nbs/*.ipynb | wc -l) passed, 0 failed"
+	@echo "nbdev_test$(if $(TEST_FLAGS), (with $(TEST_FLAGS))): $$(ls nbs/*.ipynb | wc -l) passed, 0 failed"
 
 docs: env   # nbdev's site (quarto); without quarto, nbdev's processed pages rendered to HTML in _docs/
 	@if command -v quarto >/dev/null; then $(BIN)/nbdev_docs; else \

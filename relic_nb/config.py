@@ -4,14 +4,20 @@
 
 # %% ../nbs/00_config.ipynb #7eb44710
 from __future__ import annotations
-import os, random
-from dataclasses import dataclass, field, replace
+import os, random, re
+from dataclasses import dataclass, field, fields, replace
+from contextlib import contextmanager
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['SEED', 'PROFILES', 'GUTENBERG_URL', 'PRECISIONS', 'STAGES', 'RELIC_PD_STAGES', 'project_root', 'Profile',
-           'get_profile', 'Paths', 'paths', 'corpus_mirror', 'gutenberg_url', 'set_seed', 'pick_device', 'bf16_native',
-           'check_precision', 'inference_precision', 'autocast', 'write_json', 'parallel_map', 'stages_for']
+__all__ = ['SEED', 'SECTIONS', 'PROFILES', 'GUTENBERG_URL', 'PRECISIONS', 'REGISTRY', 'STAGES', 'RELIC_PD_STAGES', 'project_root',
+           'CleaningSettings', 'SegmentSettings', 'AlignSettings', 'WindowsSettings', 'DatasetChecksSettings',
+           'QuoteTypesSettings', 'RetrievalSettings', 'DenseTraining', 'DenseRelicSettings', 'HumanProxySettings',
+           'GandalfDataSettings', 'GandalfBaselinesSettings', 'Profile', 'setting_names', 'get_profile',
+           'stage_settings', 'settings_table', 'Paths', 'paths', 'corpus_mirror', 'gutenberg_url', 'set_seed',
+           'pick_device', 'bf16_native', 'check_precision', 'inference_precision', 'autocast', 'atomic_path',
+           'write_json', 'write_csv', 'parallel_map', 'words', 'Stage', 'stage', 'stages_for', 'stage_files', 'owner',
+           'missing_outputs']
 
 # %% ../nbs/00_config.ipynb #ddef3354
 def project_root(start:Path|None=None, # where to start looking (default: the working directory)
@@ -27,8 +33,125 @@ def project_root(start:Path|None=None, # where to start looking (default: the wo
 SEED = 1729 # the one seed every stage derives its random state from
 
 @dataclass(frozen=True)
+class CleaningSettings:
+    "02_cleaning: which secondary works count as English criticism, and what is page furniture."
+    languages:str = 'en'            # langid codes of the languages kept (space-separated)
+    title_stoplist:str = ('dictionary anthology encyclopedia encyclopaedia cyclopaedia concordance bibliography '
+                          'index handbook glossary lexicon gazetteer catalogue')   # title words of works that are not criticism
+    min_repeats:int = 5             # a short paragraph seen this often in one work is a running head
+    lang_sample_chars:int = 20_000  # characters of cleaned text (spread over the work) that langid reads
+
+@dataclass(frozen=True)
+class SegmentSettings:
+    "03_segment: how sentences are found."
+    method:str = 'parser'           # 'parser' (spaCy's dependency parser, as the paper) or 'senter' (faster statistical segmenter)
+
+@dataclass(frozen=True)
+class AlignSettings:
+    "04_align: which critic sentences count as quotations of a novel."
+    inline_quotes:bool = True       # also match text inside quotation marks within a critic's sentence
+    min_quotes:int = 1              # a (critic, novel) pair with fewer quotes is dropped (the paper's lower bound)
+    max_quote_share:float = 0.8     # a critic whose sentences are more than this share quotations is an edition, not criticism
+
+@dataclass(frozen=True)
+class WindowsSettings:
+    "05_windows: the shape of a RELiC example."
+    context:int = 4                 # sentences of context on each side (the paper: 4)
+    max_quote:int = 5               # longest quotation kept, in sentences (the paper: 1-5)
+    beir_splits:tuple = ('val', 'test')   # splits exported in BEIR format (train's candidate corpus is large)
+
+@dataclass(frozen=True)
+class DatasetChecksSettings:
+    "06_dataset_checks: the recall scan and the precision sample."
+    min_run:int = 12                # shortest run of identical consecutive words that counts as a quotation
+    n_sample:int = 50               # windows drawn for the precision read
+
+@dataclass(frozen=True)
+class QuoteTypesSettings:
+    "06a_quote_types: the quote-type annotation study (section 2.3)."
+    n_items:int = 200               # windows to annotate (the paper: 200); capped at the held-out windows that exist
+    annotators:tuple = ('annotator_1', 'annotator_2')   # one sheet each (two: Cohen's kappa; three or more: Fleiss' kappa)
+    examples_per_type:int = 1       # Table 2-style examples per quote type
+
+@dataclass(frozen=True)
+class RetrievalSettings:
+    "07_retrieval: the non-trained baselines of Table 3."
+    contexts:tuple = ('1/1', '4/4', '0/1', '0/4', '1/0', '4/0')   # L/R: sentences of context left/right of the mask (Table 3's rows)
+    bm25_k1:tuple = (0.3, 0.6, 0.9, 1.2, 1.5, 2.0)      # BM25 k1 values tried on val
+    bm25_b:tuple = (0.1, 0.25, 0.4, 0.6, 0.75, 0.9)     # BM25 b values tried on val
+    dense_models:tuple = ('all-MiniLM-L6-v2',)          # zero-shot dense retrievers: names in RETRIEVERS, model ids or folders
+    batch_size:int = 16             # encoder batch size (16 was fastest on 2 CPU threads)
+    random_draws:int = 200          # repeated seeded random rankings for the check against the analytic value
+
+@dataclass(frozen=True)
+class DenseTraining:
+    "How dense-RELiC trains (the paper's values by default); `relic.dense_relic.DenseConfig` adds the model and context of one run."
+    pooling:str = 'cls'               # 'cls': first token's vector (the paper's <s>); 'mean': mean of the tokens
+    normalize:bool = False            # L2-normalise both vectors (then logits = scale * cosine)
+    scale:float = 1.0                 # logit multiplier (the inverse temperature)
+    train_quote_encoder:bool = True   # False: the quote encoder is the pretrained sentence encoder, frozen
+    batch_size:int = 32               # pairs per batch, all from one book: batch_size - 1 negatives each
+    grad_accum:int = 1                # batches per optimizer step
+    lr:float = 2e-5
+    weight_decay:float = 0.01
+    warmup:float = 0.1                # share of the optimizer steps with a linear warm-up
+    epochs:int = 10                   # upper bound; early stopping usually ends sooner
+    patience:int = 2                  # epochs without a better val recall before stopping
+    max_context_tokens:int = 256
+    max_quote_tokens:int = 128
+    mixed_precision:str = 'no'        # 'no' | 'bf16' | 'fp16' (accelerate; bf16/fp16 on a GPU)
+    gradient_checkpointing:bool = False
+    freeze_layers:int = 0             # the context encoder's embeddings and lowest transformer layers kept frozen (CPU speed)
+    extra_negatives:int = 0           # frozen quote encoder only: this many random passages per book join every batch's negatives
+    checkpoint_every:int = 20         # optimizer steps between resumable checkpoints (and every epoch end)
+    val_pool:int = 500                # random passages per val book added to the val golds (early-stopping pool)
+    val_k:int = 10                    # early stopping watches val recall@val_k in that pool
+
+@dataclass(frozen=True)
+class DenseRelicSettings(DenseTraining):
+    "08_dense_relic: the context sizes trained, and how (`DenseTraining`)."
+    contexts:tuple = ('4/4', '1/1')   # L/R variants to train (Table 3 has 0/1, 0/4, 1/0, 4/0, 1/1, 4/4)
+
+@dataclass(frozen=True)
+class HumanProxySettings:
+    "09_human_proxy: the 3-way proxy task."
+    n_items:int = 200                 # proxy items (the paper: 200); capped at the single-sentence test quotes
+    annotators:tuple = ('expert_1', 'expert_2', 'expert_3')   # one sheet per annotator (the paper: three per item)
+    item_context:str = '4/4'          # L/R shown to annotators and used by BM25 to choose the negatives
+    error_rank_share:float = 1000 / 7514   # error set: the model ranks the gold beyond this share of the candidates (the paper: 1000 of Pride and Prejudice's 7,514)
+    n_error:int = 100                 # error-set items (the paper: 100)
+    random_draws:int = 1000           # seeded random pickers / random annotator panels
+    failures_per_side:int = 3         # Table 5-style cases per failing model
+
+@dataclass(frozen=True)
+class GandalfDataSettings:
+    "10_gandalf_data: which characters and descriptions make questions."
+    n_options:int = 10                # choices per question (GANDALF: 10)
+    min_mentions:int = 3              # a character's key name must occur this often in the novel
+    min_characters:int = 10           # books with fewer usable characters are dropped (GANDALF: 10)
+    max_words:int = 60                # longest description kept (1-2 sentences)
+    ambiguous_zipf:float = 4.0        # a name term this frequent in English (wordfreq Zipf scale) that also occurs in lower case in the book is ambiguous
+
+@dataclass(frozen=True)
+class GandalfBaselinesSettings:
+    "11_gandalf_baselines: the language-model rows."
+    lm_model:str = 'smollm2-135m'     # query-only causal LM ("GPT-2" row): 'smollm2-135m', 'tiny-random-llama', or a model id (e.g. 'gpt2')
+    xl_model:str = ''                 # book + query LM ("Transformer-XL" row): e.g. 'transfo-xl-wt103'; '' = lm_model
+    lm_questions:int = 50             # LM rows: questions per column (task x variant), drawn seeded; 0: all
+    xl_books:int = 4                  # book + query row: books read (half Balzac/Zola, half Dickens/Scott); 0: all
+    xl_max_tokens:int = 4096          # book + query row: tokens of each book read; 0: all
+    xl_segment:int = 512              # tokens per segment when reading a book
+    xl_memory:int = 512               # tokens of past states carried forward (the recurrent memory)
+    random_draws:int = 200            # seeded random answer sets for the random-baseline check
+
+SECTIONS = {'cleaning': CleaningSettings, 'segment': SegmentSettings, 'align': AlignSettings, 'windows': WindowsSettings,
+            'dataset_checks': DatasetChecksSettings, 'quote_types': QuoteTypesSettings, 'retrieval': RetrievalSettings,
+            'dense_relic': DenseRelicSettings, 'human_proxy': HumanProxySettings, 'gandalf_data': GandalfDataSettings,
+            'gandalf_baselines': GandalfBaselinesSettings}   # Profile field -> the settings of the stage module of that name
+
+@dataclass(frozen=True)
 class Profile:
-    "A named configuration of the whole pipeline."
+    "A named configuration of the whole pipeline: the settings of one run, every stage's in one object."
     name:str             # tiny | pd | paper
     description:str
     corpus:str           # 'fixtures': self-made test texts; 'gutenberg': mirror ($RELIC_NB_CORPUS) or download
@@ -38,25 +161,107 @@ class Profile:
     precision:str = 'float32' # inference arithmetic of the pretrained encoders and LMs: 'float32', or 'bfloat16'
                               # (autocast; ~1.6-2x faster on CPUs with AMX, scores differ in the 3rd digit)
     seed:int = SEED
+    n_workers:int = 2    # processes for the text stages (01-04, 06); 0 runs serially (easier to debug)
+    n_threads:int = 2    # torch CPU threads of the model stages (07-09, 11)
+    cleaning:CleaningSettings = CleaningSettings()
+    segment:SegmentSettings = SegmentSettings()
+    align:AlignSettings = AlignSettings()
+    windows:WindowsSettings = WindowsSettings()
+    dataset_checks:DatasetChecksSettings = DatasetChecksSettings()
+    quote_types:QuoteTypesSettings = QuoteTypesSettings()
+    retrieval:RetrievalSettings = RetrievalSettings()
+    dense_relic:DenseRelicSettings = DenseRelicSettings()
+    human_proxy:HumanProxySettings = HumanProxySettings()
+    gandalf_data:GandalfDataSettings = GandalfDataSettings()
+    gandalf_baselines:GandalfBaselinesSettings = GandalfBaselinesSettings()
 
 PROFILES = {p.name: p for p in [
     Profile('tiny', 'self-made fixtures; seconds; what nbdev_test runs', corpus='fixtures',
-            relic_release=False, encoder='all-MiniLM-L6-v2'),
+            relic_release=False, encoder='all-MiniLM-L6-v2',
+            dense_relic=DenseRelicSettings(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=True, batch_size=4, epochs=2,
+                                           patience=1, checkpoint_every=2, max_context_tokens=96, max_quote_tokens=48, val_pool=20, val_k=3),
+            gandalf_baselines=GandalfBaselinesSettings(lm_model='tiny-random-llama', lm_questions=10, xl_books=0, xl_max_tokens=0)),
     Profile('pd', 'the public-domain Gutenberg corpus on CPU; the default main job', corpus='gutenberg',
-            relic_release=False, encoder='all-MiniLM-L6-v2', precision='bfloat16'),
+            relic_release=False, encoder='all-MiniLM-L6-v2', precision='bfloat16',
+            dense_relic=DenseRelicSettings(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=False, batch_size=32, epochs=2,
+                                           patience=2, lr=5e-5, freeze_layers=3, extra_negatives=500, checkpoint_every=10, val_pool=500,
+                                           val_k=10, mixed_precision='bf16')),
     Profile('paper', 'the official RELiC release and roberta-base on a GPU', corpus='gutenberg',
-            relic_release=True, encoder='roberta-base', device='auto'),
+            relic_release=True, encoder='roberta-base', device='auto',
+            dense_relic=DenseRelicSettings(pooling='cls', normalize=False, train_quote_encoder=True, batch_size=32, epochs=10, patience=2,
+                                           mixed_precision='bf16', checkpoint_every=500, val_pool=1000, val_k=10)),
 ]}
 
+
 # %% ../nbs/00_config.ipynb #873cb217
-def get_profile(name:str|Profile, # a profile name, or a Profile (returned as is)
+def _coerce(value, default, name:str):
+    "`value` converted to the type of `default` (lists and strings become tuples where the default is a tuple)."
+    if value is None or default is None: return value
+    if isinstance(default, tuple):
+        if isinstance(value, str): return tuple(value.split())
+        if isinstance(value, (list, tuple)): return tuple(value)
+    elif isinstance(default, bool):
+        if isinstance(value, bool): return value
+        if isinstance(value, str) and value.lower() in ('true', 'false', '1', '0', 'yes', 'no'): return value.lower() in ('true', '1', 'yes')
+    elif isinstance(default, int) and not isinstance(value, bool):
+        if isinstance(value, int) or (isinstance(value, float) and value.is_integer()): return int(value)
+        if isinstance(value, str) and value.strip().lstrip('-').isdigit(): return int(value)
+    elif isinstance(default, float) and not isinstance(value, bool):
+        if isinstance(value, (int, float)): return float(value)
+        try: return float(value)
+        except (TypeError, ValueError): pass
+    elif isinstance(default, str): return str(value)
+    else: return value
+    raise TypeError(f"setting {name!r} takes a {type(default).__name__} like {default!r}, not {value!r}")
+
+def setting_names(prof:Profile|None=None)->dict[str, list[str]]:
+    "Every name an override may use -> the dotted settings it sets: a top-level field, `section.field`, or a bare field name (every section that has it)."
+    prof = prof or PROFILES['tiny']
+    out = {f.name: [f.name] for f in fields(prof) if f.name not in SECTIONS and f.name != 'name'}
+    for sec in SECTIONS:
+        for f in fields(getattr(prof, sec)):
+            out[f'{sec}.{f.name}'] = [f'{sec}.{f.name}']
+            if f.name not in {g.name for g in fields(prof)}: out.setdefault(f.name, []).append(f'{sec}.{f.name}')
+    return out
+
+def get_profile(name:str|Profile, # a profile name, or a Profile (overridden too)
                 **overrides)->Profile:
-    "The profile called `name`, with any field replaced by `overrides`."
+    "The settings of a run: profile `name`, with settings replaced by `overrides` (`None` keeps the profile's value)."
     if isinstance(name, Profile): p = name
     elif name in PROFILES: p = PROFILES[name]
     else: raise ValueError(f"Unknown profile {name!r}: choose one of {', '.join(PROFILES)} "
                            f"(e.g. `make reproduce PROFILE=pd`).")
-    return replace(p, **overrides) if overrides else p
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    if not overrides: return p
+    names = setting_names(p)
+    top, secs = {}, {}
+    for k, v in overrides.items():
+        if k not in names:
+            raise ValueError(f"Unknown setting {k!r}: a setting is one of {', '.join(n for n in names if '.' not in n)}, "
+                             f"or section.name (sections: {', '.join(SECTIONS)}); `python -m relic_nb.runner --settings` lists them.")
+        for target in names[k]:
+            sec, _, f = target.rpartition('.')
+            if sec: secs.setdefault(sec, {})[f] = _coerce(v, getattr(getattr(p, sec), f), target)
+            else: top[f] = _coerce(v, getattr(p, f), target)
+    return replace(p, **top, **{s: replace(getattr(p, s), **kw) for s, kw in secs.items()})
+
+def stage_settings(profile:str|Profile, section:str|None, # the stage's section of `Profile` (None: top-level settings only)
+                   namespace:dict)->Profile:
+    "A stage notebook's settings: its profile, overridden by the names of `namespace` (its parameters cell) that are settings of `section` or top-level ones, and by `namespace['overrides']`."
+    names = {f.name for f in fields(PROFILES['tiny']) if f.name not in SECTIONS and f.name != 'name'}
+    own = {f.name for f in fields(getattr(PROFILES['tiny'], section))} if section else set()
+    ov = {k: namespace[k] for k in names | own if k in namespace and namespace[k] is not None}
+    ov = {(f'{section}.{k}' if k in own else k): v for k, v in ov.items()}
+    return get_profile(profile, **dict(namespace.get('overrides') or {}), **ov)
+
+def settings_table(prof:str|Profile)->'pd.DataFrame':
+    "Every setting of a profile, one row each: section (empty for top-level), name, value."
+    import pandas as pd
+    prof = get_profile(prof)
+    rows = [dict(section='', name=f.name, value=getattr(prof, f.name)) for f in fields(prof) if f.name not in SECTIONS]
+    rows += [dict(section=s, name=f.name, value=getattr(getattr(prof, s), f.name)) for s in SECTIONS for f in fields(getattr(prof, s))]
+    return pd.DataFrame(rows)
+
 
 # %% ../nbs/00_config.ipynb #948e5bb7
 @dataclass(frozen=True)
@@ -155,13 +360,30 @@ def autocast(precision:str, device:str='cpu'):
     return torch.autocast(device, dtype=torch.bfloat16, enabled=inference_precision(precision) == 'bfloat16')
 
 # %% ../nbs/00_config.ipynb #66275df0
-def write_json(path:Path, obj)->Path:
-    "Write `obj` as UTF-8 JSON to `path` atomically (a temporary file renamed into place)."
-    import json
+@contextmanager
+def atomic_path(path:Path):
+    "A temporary path beside `path` to write to; renamed onto `path` when the block ends without an error, removed otherwise."
+    import shutil
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f'.{path.name}.{os.getpid()}.tmp')
-    tmp.write_text(json.dumps(obj, ensure_ascii=False), encoding='utf-8'); os.replace(tmp, path)
-    return path
+    try:
+        yield tmp
+        if path.is_dir() and tmp.is_dir(): shutil.rmtree(path)
+        os.replace(tmp, path)
+    finally:
+        if tmp.is_dir(): shutil.rmtree(tmp, ignore_errors=True)
+        elif tmp.exists(): tmp.unlink()
+
+def write_json(path:Path, obj)->Path:
+    "Write `obj` as UTF-8 JSON to `path` atomically."
+    import json
+    with atomic_path(path) as tmp: Path(tmp).write_text(json.dumps(obj, ensure_ascii=False), encoding='utf-8')
+    return Path(path)
+
+def write_csv(df, path:Path, index:bool=False, **kw)->Path:
+    "Write a DataFrame to `path` as CSV atomically (`pandas.DataFrame.to_csv` options pass through)."
+    with atomic_path(path) as tmp: df.to_csv(tmp, index=index, **kw)
+    return Path(path)
 
 # %% ../nbs/00_config.ipynb #30f8ce61
 def parallel_map(fn, items, n_workers:int=2, # processes; 0 runs serially
@@ -175,25 +397,112 @@ def parallel_map(fn, items, n_workers:int=2, # processes; 0 runs serially
     with ProcessPoolExecutor(min(n_workers, len(items)), mp_context=mp.get_context('fork')) as ex:
         return list(tqdm(ex.map(fn, items, chunksize=chunksize), total=len(items), desc=desc))
 
+# %% ../nbs/00_config.ipynb #9393fe1c
+_WORD = re.compile(r'\w+')
+
+def words(text:str)->list[str]:
+    "The lower-cased words of `text`: runs of word characters."
+    return _WORD.findall(text.lower())
+
 # %% ../nbs/00_config.ipynb #d468a884
-STAGES = [
-    '01_corpus',          # texts: mirror or download, decoding, Gutenberg boilerplate, paragraphs, works table
-    '02_cleaning',        # criticism: citations, page markers, word breaks, language and title filters
-    '03_segment',         # sentences of novels and criticism (spaCy parser + extra boundaries), cached
-    '04_align',           # which critic sentences quote which novel sentences; block quotes
-    '05_windows',         # examples with context, leakage guard, splits, RELiC and BEIR files, Table 1, Figure 2
-    '06_dataset_checks',  # recall against an exact scan; the precision sample
-    '06a_quote_types',    # how quotations are used (section 2.3, Table 2): annotation sheets and their analysis
-    '07_retrieval',       # the RELiC task: metrics, submissions, random / BM25 / zero-shot dense baselines (Table 3, A9)
-    '08_dense_relic',     # the trained dual encoder: training, Table 3 / A9 rows, against BM25, evidence search (Table 6)
-    '09_human_proxy',     # the 3-way proxy task: items, annotation sheets, model accuracy, agreement (Tables 3-5)
-    '10_gandalf_data',    # GANDALF: character descriptions, levels, questions, name replacement (Tables 1-2)
-    '11_gandalf_baselines', # GANDALF: random, TF-IDF, causal LM, book-reading LM (Tables 3-4)
-    '12_report',          # every table and figure beside the paper's, REPORT.md, stage timings
+@dataclass(frozen=True)
+class Stage:
+    "One pipeline stage: its notebook, the function that runs it, its settings, what it reads and what it writes."
+    name:str            # the notebook nbs/<name>.ipynb, and the stage's id
+    paper:str           # 'relic', 'gandalf', or 'shared' (both)
+    module:str          # the notebook's exported module, under relic_nb
+    function:str        # `relic_nb.<module>.<function>(profile)` runs the stage and writes every output below
+    section:str|None    # its settings: `Profile.<section>` (with the top-level ones: seed, precision, n_workers, ...)
+    inputs:tuple        # stages whose outputs it reads
+    outputs:tuple       # what it writes, as glob patterns under the profile's folders: results/, figures/, processed/
+    builds_relic_pd:bool = False   # part of building RELiC-PD: skipped by a profile that reads the official release
+
+    @property
+    def notebook(self)->str: return f'{self.name}.ipynb'
+    def run(self, profile):
+        "Import the stage's module and run its function for `profile` (a name or a `Profile`)."
+        import importlib
+        return getattr(importlib.import_module(f'relic_nb.{self.module}'), self.function)(profile)
+
+REGISTRY = [
+    Stage('01_corpus', 'shared', 'corpus', 'run_corpus', None, (),
+          ('processed/texts/*.json', 'results/corpus_works.csv', 'figures/corpus_words.png')),
+    Stage('02_cleaning', 'relic', 'relic.cleaning', 'run_cleaning', 'cleaning', ('01_corpus',),
+          ('processed/clean/*.json', 'results/secondary_sources.csv'), builds_relic_pd=True),
+    Stage('03_segment', 'relic', 'relic.segment', 'run_segmentation', 'segment', ('01_corpus', '02_cleaning'),
+          ('processed/sentences/*.json', 'results/segmentation.csv'), builds_relic_pd=True),
+    Stage('04_align', 'relic', 'relic.align', 'run_alignment', 'align', ('03_segment',),
+          ('processed/align/*', 'results/alignment_sources.csv'), builds_relic_pd=True),
+    Stage('05_windows', 'relic', 'relic.windows', 'run_windows', 'windows', ('03_segment', '04_align'),
+          ('processed/relic/*.json', 'processed/beir/**', 'processed/blocks.csv', 'results/table1_dataset.csv',
+           'results/windows_by_novel.csv', 'results/windows_by_source.csv', 'results/figure2_quote_lengths.csv',
+           'figures/figure2_quote_lengths.png'), builds_relic_pd=True),
+    Stage('06_dataset_checks', 'relic', 'relic.dataset_checks', 'run_checks', 'dataset_checks', ('03_segment', '05_windows'),
+          ('results/alignment_recall.csv', 'results/precision_sample.md', 'results/alignment_precision.csv'), builds_relic_pd=True),
+    Stage('06a_quote_types', 'relic', 'relic.quote_types', 'run_quote_types', 'quote_types', ('05_windows',),
+          ('results/annotations/quote_types/*', 'results/quote_type_sample.csv')),
+    Stage('07_retrieval', 'relic', 'relic.retrieval', 'run_retrieval', 'retrieval', ('05_windows',),
+          ('results/ranks/*.csv', 'results/submissions/*/*.json', 'results/bm25_tuning.csv', 'figures/recall_at_k.png')),
+    Stage('08_dense_relic', 'relic', 'relic.dense_relic', 'run_dense', 'dense_relic', ('05_windows', '07_retrieval'),
+          ('processed/dense_relic/**', 'results/ranks/dense-relic_*.csv', 'results/submissions/test/dense-relic_*.json',
+           'results/dense_relic_training.csv', 'figures/dense_relic_training.png', 'results/dense_vs_bm25.csv',
+           'results/table5_dense_vs_bm25.csv', 'results/table6_evidence.csv')),
+    Stage('09_human_proxy', 'relic', 'relic.human_proxy', 'run_proxy', 'human_proxy', ('05_windows', '07_retrieval', '08_dense_relic'),
+          ('results/proxy/**', 'results/table4_agreement.csv', 'results/table5_failures.csv')),
+    Stage('10_gandalf_data', 'gandalf', 'gandalf.data', 'run_gandalf_data', 'gandalf_data', ('01_corpus',),
+          ('processed/gandalf/*', 'results/gandalf_table1_levels.csv', 'results/gandalf_table2_books.csv',
+           'results/gandalf_table2_summary.csv', 'results/gandalf_replacements.csv')),
+    Stage('11_gandalf_baselines', 'gandalf', 'gandalf.baselines', 'run_gandalf_baselines', 'gandalf_baselines', ('10_gandalf_data',),
+          ('processed/gandalf/baseline_answers.csv', 'results/gandalf_table3.csv', 'results/gandalf_table4_levels.csv',
+           'figures/gandalf_accuracy_by_level.png')),
+    Stage('12_report', 'shared', 'report', 'run_report', None, ('07_retrieval', '08_dense_relic', '09_human_proxy', '11_gandalf_baselines'),
+          ('results/table3_retrieval.csv', 'results/tableA9_by_length.csv', 'results/retrieval_ranks.csv', 'results/REPORT.md',
+           'results/tables.sha256', 'figures/recall_at_k_all.png', 'figures/recall_by_length.png')),
 ]
-RELIC_PD_STAGES = {'02_cleaning', '03_segment', '04_align', '05_windows', '06_dataset_checks'} # build RELiC-PD from texts
+STAGES = [s.name for s in REGISTRY]   # the pipeline, in order
+RELIC_PD_STAGES = {s.name for s in REGISTRY if s.builds_relic_pd}
+
+def stage(name:str)->Stage:
+    "The registered stage called `name` (e.g. '07_retrieval')."
+    for s in REGISTRY:
+        if s.name == name: return s
+    raise ValueError(f"Unknown stage {name!r}: the stages are {', '.join(STAGES)}.")
 
 def stages_for(profile:str|Profile)->list[str]:
     "The stages a profile runs: a profile that reads the official RELiC release does not build RELiC-PD."
     prof = get_profile(profile)
     return [s for s in STAGES if not (prof.relic_release and s in RELIC_PD_STAGES)]
+
+def _folder(P:Paths, pattern:str)->tuple[Path, str]:
+    top, _, rest = pattern.partition('/')
+    return {'results': P.results, 'figures': P.figures, 'processed': P.processed}[top], rest
+
+def stage_files(profile:str|Profile, name:str)->list[Path]:
+    "The files stage `name` has written for `profile`: those its output patterns match, that no more specific pattern of another stage claims."
+    P, files = paths(profile), set()
+    for pat in stage(name).outputs:
+        base, rest = _folder(P, pat)
+        files |= {f for f in base.glob(rest) if f.is_file() and owner(profile, f) == name}
+    return sorted(files)
+
+def owner(profile:str|Profile, path:Path)->str|None:
+    "The stage that writes `path`: the stage whose matching output pattern is the longest (most specific), or None."
+    import fnmatch
+    P = paths(profile); best = (0, None)
+    for s in REGISTRY:
+        for pat in s.outputs:
+            base, rest = _folder(P, pat)
+            try: rel = Path(path).relative_to(base).as_posix()
+            except ValueError: continue
+            if fnmatch.fnmatch(rel, rest.replace('**', '*')) and len(pat) > best[0]: best = (len(pat), s.name)
+    return best[1]
+
+def missing_outputs(profile:str|Profile, name:str)->list[str]:
+    "The output patterns of stage `name` that match no file yet for `profile` (all of them before it has run)."
+    P = paths(profile)
+    out = []
+    for pat in stage(name).outputs:
+        base, rest = _folder(P, pat)
+        if not any(f.is_file() for f in base.glob(rest)): out.append(pat)
+    return out
+

@@ -7,10 +7,12 @@ from __future__ import annotations
 import argparse, json, sys, time
 from pathlib import Path
 import pandas as pd
-from .config import STAGES, get_profile, paths, stages_for
+from .config import STAGES, REGISTRY, get_profile, missing_outputs, paths, stage, stages_for
+
 
 # %% auto #0
-__all__ = ['StageFailed', 'select_stages', 'run_stages', 'rebuild_inputs', 'main']
+__all__ = ['SKIP_IN_RUNS', 'StageFailed', 'select_stages', 'production_notebook', 'clean_executed', 'run_stages', 'MissingInputs',
+           'ensure_inputs', 'parse_overrides', 'main', 'stage_table']
 
 # %% ../nbs/00b_runner.ipynb #18763c6e
 class StageFailed(RuntimeError):
@@ -25,19 +27,66 @@ def select_stages(stages:list[str]=STAGES, start:str|None=None, # first stage to
     if only: return [s for s in stages if s in only]
     return stages[stages.index(start):] if start else list(stages)
 
+# %% ../nbs/00b_runner.ipynb #e5f4238a
+SKIP_IN_RUNS = ('test', 'slow')   # cell directives (`#| test`, `#| slow`) of cells that are tests: a pipeline run leaves them out
+
+def _directives(source:str)->dict[str, str]:
+    "The `#| name value` directives at the top of a cell's source."
+    out = {}
+    for line in source.splitlines():
+        if not line.startswith('#|'): break
+        name, _, value = line[2:].strip().partition(' ')
+        out[name.rstrip(':')] = value.strip()
+    return out
+
+def production_notebook(nb):
+    "A stage notebook without its test cells: cells marked `#| test`, `#| slow` or `#| eval: false` are dropped."
+    import copy
+    nb = copy.deepcopy(nb)
+    def keep(c):
+        d = _directives(''.join(c.source) if isinstance(c.source, list) else c.source)
+        return not (set(d) & set(SKIP_IN_RUNS) or d.get('eval', '').lower() == 'false')
+    nb.cells = [c for c in nb.cells if c.cell_type != 'code' or keep(c)]
+    return nb
+
+def clean_executed(nb):
+    "An executed notebook without the noise of a run: stderr streams (progress bars, kernel warnings), widget views, timings."
+    import copy
+    nb = copy.deepcopy(nb)
+    for c in nb.cells:
+        c.metadata.pop('papermill', None); c.metadata.pop('execution', None)
+        if c.cell_type != 'code': continue
+        outs = []
+        for o in c.get('outputs', []):
+            if o.get('output_type') == 'stream' and o.get('name') == 'stderr': continue
+            if 'data' in o:
+                o['data'].pop('application/vnd.jupyter.widget-view+json', None)
+                if not o['data']: continue
+            outs.append(o)
+        c.outputs = outs
+    pm = nb.metadata.get('papermill', {})
+    for k in ('start_time', 'end_time', 'duration', 'input_path', 'output_path', 'environment_variables', 'version'): pm.pop(k, None)
+    nb.metadata.pop('widgets', None)
+    return nb
+
+
 # %% ../nbs/00b_runner.ipynb #cc49690d
 def run_stages(profile:str='pd', start:str|None=None, only:list[str]|None=None,
                stages:list[str]|None=None, # default: config.stages_for(profile)
                nbs:Path|None=None, # folder of the stage notebooks (default: nbs/)
                runs:Path|None=None, # where executed notebooks go (default: runs/<profile>/)
-               parameters:dict|None=None, # extra papermill parameters for every stage
+               overrides:dict|None=None, # settings that differ from the profile's, passed to every stage (`-p name value`)
+               parameters:dict|None=None, # other papermill parameters for every stage
+               keep:Path|None=None, # also keep a clean copy of each executed notebook here (default: results/<profile>/notebooks/)
                kernel:str='python3', progress:bool=True)->pd.DataFrame:
-    "Execute the stages in order with papermill; raises `StageFailed` at the first failure. Returns the timings."
-    import papermill as pm
+    "Execute the stages' notebooks (without their tests) in order with papermill; raises `StageFailed` at the first failure. Returns the timings."
+    import papermill as pm, nbformat
     from tqdm.auto import tqdm
-    prof, P = get_profile(profile), paths(profile)
+    overrides = dict(overrides or {})
+    prof, P = get_profile(profile, **overrides), paths(profile)     # resolved once: an unknown or ill-typed setting stops here
     stages = stages or stages_for(prof)
     nbs, runs = Path(nbs or P.nbs), Path(runs or P.runs)
+    keep = Path(keep) if keep else P.results/'notebooks'
     runs.mkdir(parents=True, exist_ok=True)
     todo, rows = select_stages(stages, start, only), []
     tfile = runs/'timings.csv'
@@ -47,53 +96,90 @@ def run_stages(profile:str='pd', start:str|None=None, only:list[str]|None=None,
         pd.concat([old[~old.stage.isin(new.stage)], new]).set_index('stage').reindex(
             [s for s in stages if s in set(old.stage) | set(new.stage)]).reset_index().to_csv(tfile, index=False)
     bar = tqdm(todo, desc=f'pipeline ({prof.name})', disable=not progress)
-    for stage in bar:
-        bar.set_postfix_str(stage); t0 = time.time()
-        out = runs/f'{stage}.ipynb'
+    for stage_ in bar:
+        bar.set_postfix_str(stage_); t0 = time.time()
+        src, out = runs/f'.{stage_}.production.ipynb', runs/f'{stage_}.ipynb'
+        nbformat.write(production_notebook(nbformat.read(nbs/f'{stage_}.ipynb', as_version=4)), src)
         try:
-            pm.execute_notebook(nbs/f'{stage}.ipynb', out, parameters={'profile': prof.name, **(parameters or {})},
+            pm.execute_notebook(src, out, parameters={'profile': prof.name, 'overrides': overrides, **(parameters or {})},
                                 kernel_name=kernel, cwd=str(nbs), progress_bar=progress, log_output=False)
         except pm.PapermillExecutionError as e:
-            rows.append(dict(stage=stage, seconds=round(time.time() - t0, 1), status='failed')); save()
-            nxt = f"make reproduce PROFILE={prof.name} FROM={stage}"
-            raise StageFailed(f"Stage {stage} failed: {e.ename}: {e.evalue}\nThe executed notebook, with the traceback, "
+            rows.append(dict(stage=stage_, seconds=round(time.time() - t0, 1), status='failed')); save()
+            nxt = f"make reproduce PROFILE={prof.name} FROM={stage_}"
+            raise StageFailed(f"Stage {stage_} failed: {e.ename}: {e.evalue}\nThe executed notebook, with the traceback, "
                               f"is {out}.\nFix the cause, then resume from this stage with `{nxt}`.") from None
-        rows.append(dict(stage=stage, seconds=round(time.time() - t0, 1), status='ok')); save()
-        print(f'{stage}: {rows[-1]["seconds"]:.1f} s', file=sys.stderr)
+        finally: src.unlink(missing_ok=True)
+        keep.mkdir(parents=True, exist_ok=True)
+        nbformat.write(clean_executed(nbformat.read(out, as_version=4)), keep/f'{stage_}.ipynb')
+        rows.append(dict(stage=stage_, seconds=round(time.time() - t0, 1), status='ok')); save()
+        print(f'{stage_}: {rows[-1]["seconds"]:.1f} s', file=sys.stderr)
     return pd.DataFrame(rows)
 
+
 # %% ../nbs/00b_runner.ipynb #71549fe7
-def rebuild_inputs(profile:str, stage:str):
-    "Run the stages before `stage` for `profile`, serially and in this process (for tests on fixtures)."
-    from relic_nb.corpus import Corpus, corpus_table
-    from relic_nb.relic.cleaning import run_cleaning
-    from relic_nb.relic.segment import run_segmentation
-    from relic_nb.relic.align import run_alignment
-    from relic_nb.relic.windows import run_windows
-    from relic_nb.relic.retrieval import run_retrieval
-    from relic_nb.relic.dense_relic import run_dense
-    steps = {'01_corpus': lambda p: corpus_table(Corpus.for_profile(p), p, n_workers=0),
-             '02_cleaning': lambda p: run_cleaning(p, n_workers=0), '03_segment': lambda p: run_segmentation(p, n_workers=0),
-             '04_align': lambda p: run_alignment(p, n_workers=0), '05_windows': run_windows,
-             '07_retrieval': run_retrieval, '08_dense_relic': lambda p: run_dense(p, progress=False)}
-    for s in STAGES[:STAGES.index(stage)]:
-        if s in steps: steps[s](profile)
+class MissingInputs(FileNotFoundError):
+    "A stage's inputs have not been written: the message names the stage to run first."
+
+def ensure_inputs(profile, # a profile name or `Profile` (its settings are used to build what is missing)
+                  name:str, # the stage about to run
+                  build:bool|None=None, # run the missing stages in this process (default: only for the fixtures of `tiny`)
+                 )->list[str]:
+    "Make sure the stages that `name` reads from have written their outputs; returns the stages it had to run."
+    prof = get_profile(profile)
+    build = prof.corpus == 'fixtures' if build is None else build
+    done = []
+    def need(s):
+        for i in stage(s).inputs:
+            if prof.relic_release and i not in stages_for(prof): continue
+            need(i)
+            if i not in done and missing_outputs(prof, i):
+                if not build:
+                    raise MissingInputs(f"Stage {s} reads the outputs of {i}, which are missing for profile {prof.name} "
+                                        f"({', '.join(missing_outputs(prof, i))}): run `make reproduce PROFILE={prof.name} FROM={i}` "
+                                        f"(or `python -m relic_nb.runner --profile {prof.name} --only {i}`) first.")
+                stage(i).run(prof); done.append(i)
+    need(name)
+    return done
+
 
 # %% ../nbs/00b_runner.ipynb #a41475f3
+def parse_overrides(pairs:list[list[str]]|None)->dict:
+    "`-p name value` pairs as a dict; each value is read as YAML, as papermill does (`64` is a number, `[4/4, 1/1]` a list)."
+    import yaml
+    return {k: yaml.safe_load(v) for k, v in (pairs or [])}
+
 def main(argv:list[str]|None=None):
-    "Command-line entry point: `python -m relic_nb.runner --profile pd [--from STAGE] [--only STAGE ...]`."
+    "Command-line entry point: `python -m relic_nb.runner --profile pd [--from STAGE] [--only STAGE ...] [-p NAME VALUE ...]`."
     ap = argparse.ArgumentParser(prog='python -m relic_nb.runner', description='Run the relic-nb pipeline notebooks in order.')
     ap.add_argument('--profile', default='pd', help='tiny | pd | paper (default: pd)')
     ap.add_argument('--from', dest='start', help='resume from this stage (e.g. 01_corpus)')
     ap.add_argument('--only', nargs='+', help='run just these stages')
-    ap.add_argument('--list', action='store_true', help="list the profile's stages and exit")
+    ap.add_argument('-p', '--parameter', nargs=2, action='append', metavar=('NAME', 'VALUE'),
+                    help="override a setting for every stage: a top-level one (seed), section.name (retrieval.batch_size), "
+                         "or a bare name (batch_size: every section that has it)")
+    ap.add_argument('--list', action='store_true', help="list the profile's stages, with what each reads and writes, and exit")
+    ap.add_argument('--settings', action='store_true', help="list the profile's settings (after any -p) and exit")
     a = ap.parse_args(argv)
-    if a.list: print('\n'.join(stages_for(a.profile))); return 0
-    try: t = run_stages(get_profile(a.profile).name, a.start, a.only)
-    except (StageFailed, ValueError) as e: print(f'\n{e}', file=sys.stderr); return 1
+    try:
+        overrides = parse_overrides(a.parameter)
+        prof = get_profile(a.profile, **overrides)
+        if a.list: print(stage_table(prof).to_string(index=False)); return 0
+        if a.settings:
+            from relic_nb.config import settings_table
+            print(settings_table(prof).to_string(index=False)); return 0
+        t = run_stages(prof.name, a.start, a.only, overrides=overrides)
+    except (StageFailed, ValueError, TypeError) as e: print(f'\n{e}', file=sys.stderr); return 1
     print('\n' + t.assign(minutes=(t.seconds / 60).round(1)).to_string(index=False))     # stage by stage, at the end of the run
     print(f"done: {len(t)} stage(s) in {t.seconds.sum():.0f} s; tables in {paths(a.profile).results}, "
           f"figures in {paths(a.profile).figures}, executed notebooks in {paths(a.profile).runs}")
     return 0
 
+def stage_table(profile='pd')->pd.DataFrame:
+    "The registry as a table: for each stage a profile runs, its notebook, function, settings, inputs and outputs."
+    prof = get_profile(profile)
+    return pd.DataFrame([dict(stage=s.name, paper=s.paper, function=f'relic_nb.{s.module}.{s.function}',
+                              settings=f'Profile.{s.section}' if s.section else '', reads=', '.join(s.inputs), writes=', '.join(s.outputs))
+                         for s in REGISTRY if s.name in stages_for(prof)])
+
 if __name__ == '__main__' and 'IPython' not in sys.modules: sys.exit(main())
+
