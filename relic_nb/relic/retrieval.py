@@ -16,11 +16,12 @@ from .windows import load_relic, query_text
 
 # %% auto #0
 __all__ = ['KS', 'TOP', 'RETRIEVERS', 'UNSUPPORTED', 'PAPER_TABLE3', 'PAPER_AVG_CANDIDATES', 'PAPER_TABLE_A9', 'TABLE3_COLUMNS',
-           'CandidateSet', 'parse_context', 'quotes_table', 'gold_ranks', 'top_k', 'evaluate', 'recall_summary',
-           'by_length', 'SubmissionError', 'relic_key', 'to_submission', 'validate_submission', 'score_submission',
-           'main', 'RandomRetriever', 'random_expectation', 'tokenize', 'count_matrix', 'sentence_counts', 'FastBM25',
-           'BM25Retriever', 'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path', 'DenseRetriever', 'run_slug',
-           'run_retrieval', 'beside_paper']
+           'RANK_COLUMNS', 'CandidateSet', 'parse_context', 'quotes_table', 'gold_ranks', 'top_k', 'evaluate',
+           'recall_summary', 'by_length', 'SubmissionError', 'relic_key', 'to_submission', 'validate_submission',
+           'score_submission', 'main', 'RandomRetriever', 'random_expectation', 'tokenize', 'count_matrix',
+           'sentence_counts', 'FastBM25', 'BM25Retriever', 'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path',
+           'DenseRetriever', 'run_slug', 'rank_path', 'write_ranks', 'read_ranks', 'table3_runs', 'run_retrieval',
+           'beside_paper']
 
 # %% ../../nbs/07_retrieval.ipynb #4da034af
 KS = (1, 3, 5, 10, 50, 100)   # the paper's recall cutoffs
@@ -445,6 +446,30 @@ def run_slug(model:str, L, R)->str:
     "File-name stem of a run: `bm25_4-4`, `random`."
     m = re.sub(r'[^a-z0-9]+', '-', model.lower()).strip('-')
     return m if L is None else f'{m}_{L}-{R}'
+
+# %% ../../nbs/07_retrieval.ipynb #1d3532a0
+RANK_COLUMNS = ['model', 'L', 'R', 'params', 'id', 'book', 'n', 'candidates', 'rank']
+
+def rank_path(profile:str|Profile, model:str, L, R)->Path:
+    "The per-quote ranks file of one run: `results/<profile>/ranks/<run slug>.csv`."
+    return paths(profile).results/'ranks'/f'{run_slug(model, L, R)}.csv'
+
+def write_ranks(profile:str|Profile, model:str, L, R, params:str, per_quote:pd.DataFrame)->Path:
+    "Write one run's per-quote ranks (an `evaluate` result) with its model, context and parameters."
+    d = per_quote[['id', 'book', 'n', 'candidates', 'rank']].assign(model=model, L=L, R=R, params=params)
+    return write_csv(d[RANK_COLUMNS].astype({'L': 'Int64', 'R': 'Int64'}), rank_path(profile, model, L, R))
+
+def read_ranks(profile:str|Profile, model:str, L, R)->pd.DataFrame|None:
+    "One run's per-quote ranks, or None if that run has not been written."
+    f = rank_path(profile, model, L, R)
+    return pd.read_csv(f, dtype={'L': 'Int64', 'R': 'Int64'}, keep_default_na=False, na_values={'L': [''], 'R': ['']}) if f.exists() else None
+
+def table3_runs(profile:str|Profile)->list[tuple]:
+    "(model, L, R) of every run of Table 3, in its row order: random, BM25 and each zero-shot model per context, then dense-RELiC."
+    prof = get_profile(profile)
+    ctx, dctx = [parse_context(c) for c in prof.retrieval.contexts], [parse_context(c) for c in prof.dense_relic.contexts]
+    return ([('random', None, None)] + [('BM25', L, R) for L, R in ctx] + [(m, L, R) for m in prof.retrieval.dense_models for L, R in ctx]
+            + [('dense-RELiC', L, R) for L, R in dctx])
 
 # %% ../../nbs/07_retrieval.ipynb #afa53b0a
 def run_retrieval(profile:str|Profile, contexts=('1/1', '4/4'), k1s=(0.3, 0.6, 0.9, 1.2, 1.5, 2.0), bs=(0.1, 0.25, 0.4, 0.6, 0.75, 0.9),
