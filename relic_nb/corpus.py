@@ -9,14 +9,13 @@ from dataclasses import dataclass, field, asdict
 from pathlib import Path
 import pandas as pd
 from tqdm.auto import tqdm
-from .config import Profile, get_profile, paths, corpus_mirror, gutenberg_url, parallel_map, write_json
-from .testing import make_fixture_corpus
+from .config import Profile, atomic_path, get_profile, paths, corpus_mirror, gutenberg_url, parallel_map, write_csv, write_json
 
 # %% auto #0
 __all__ = ['WORKS_COLUMNS', 'ROLES', 'AVAILABILITY', 'PARSE_VERSION', 'CorpusError', 'UnknownWork', 'MissingText',
            'UndecodableText', 'load_works', 'has_role', 'sniff_encoding', 'decode_text', 'strip_gutenberg',
            'clean_paragraph', 'is_heading', 'Chapter', 'parse_text', 'read_text', 'Mirror', 'download', 'sha256_file',
-           'Gutenberg', 'Corpus', 'serve_texts', 'text_cache', 'load_text', 'corpus_table']
+           'Gutenberg', 'Corpus', 'text_cache', 'load_text', 'corpus_table', 'plot_corpus_words', 'run_corpus']
 
 # %% ../nbs/01_corpus.ipynb #cc3db93c
 class CorpusError(Exception):
@@ -225,6 +224,7 @@ class Corpus:
         "The corpus a profile reads: fixtures for `tiny`, else the mirror ($RELIC_NB_CORPUS) and Project Gutenberg."
         prof, P = get_profile(profile), paths(profile)
         if prof.corpus == 'fixtures':
+            from relic_nb.testing import make_fixture_corpus      # the tiny profile's texts are written by the test support
             make_fixture_corpus(P.fixtures, seed=0)
             return cls(load_works(P.fixtures/'works.tsv'), Mirror(P.fixtures/'corpus'))
         root = corpus_mirror()
@@ -269,32 +269,6 @@ class Corpus:
         p = self.path(key)
         return read_text(p.read_bytes(), self._name(self.work(key)))
 
-# %% ../nbs/01_corpus.ipynb #23e63171
-def serve_texts(files:dict[int, bytes], fail_first:int=0, # answer HTTP 503 to this many requests first
-               )->tuple:
-    "Serve `files` at `/cache/epub/{id}/pg{id}.txt` on 127.0.0.1 (a test server); returns (server, url template, log)."
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-    log, fails = [], [fail_first]
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *a): pass
-        def do_GET(self):
-            log.append((self.path, self.headers.get('Range')))
-            if fails[0] > 0: fails[0] -= 1; self.send_error(503); return
-            m = re.fullmatch(r'/cache/epub/(\d+)/pg\d+\.txt', self.path)
-            if not m or int(m.group(1)) not in files: self.send_error(404); return
-            data, start = files[int(m.group(1))], 0
-            if rng := self.headers.get('Range'):
-                start = int(re.match(r'bytes=(\d+)-', rng).group(1))
-                if start >= len(data): self.send_error(416); return
-                self.send_response(206); self.send_header('Content-Range', f'bytes {start}-{len(data)-1}/{len(data)}')
-            else: self.send_response(200)
-            self.send_header('Content-Length', str(len(data) - start)); self.end_headers()
-            self.wfile.write(data[start:])
-    srv = ThreadingHTTPServer(('127.0.0.1', 0), Handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return srv, f'http://127.0.0.1:{srv.server_address[1]}/cache/epub/{{id}}/pg{{id}}.txt', log
-
 # %% ../nbs/01_corpus.ipynb #fa82f062
 PARSE_VERSION = 2 # bump when read_text changes, so cached texts are parsed again
 
@@ -333,3 +307,27 @@ def corpus_table(corpus:Corpus, profile:str|Profile, slugs:list[str]|None=None, 
     if slugs is None: slugs = corpus.works.slug[corpus.works.availability == 'gutenberg'].tolist()
     out = text_cache(profile); out.mkdir(parents=True, exist_ok=True)
     return pd.DataFrame(parallel_map(_read_one, [(corpus, s, out) for s in slugs], n_workers, desc='reading texts'))
+
+# %% ../nbs/01_corpus.ipynb #79751307
+def plot_corpus_words(table:pd.DataFrame, path:Path, title:str='Corpus sizes')->Path:
+    "Box plots of the words per work (read without error), by the work's first role, on a log scale; saved to `path` and closed."
+    import matplotlib.pyplot as plt
+    ok = table[table.error == '']
+    ax = ok.assign(role=ok.roles.str.split(';').str[0]).boxplot(column='words', by='role', figsize=(7, 3.5), vert=False)
+    ax.set_xscale('log'); ax.xaxis.set_minor_formatter(plt.NullFormatter()); ax.set_xlabel('words per work (log scale)'); ax.set_title(''); plt.suptitle(title)
+    plt.tight_layout()
+    with atomic_path(path) as tmp: plt.savefig(tmp, dpi=120, format=Path(path).suffix[1:])
+    plt.close(ax.figure)
+    return Path(path)
+
+def run_corpus(profile:str|Profile='tiny')->dict:
+    "Read (and cache) every work of the profile's corpus; writes the table of works and the figure of their sizes. Returns `corpus`, `table`, `figure`."
+    prof, P = get_profile(profile), paths(profile).ensure()
+    corpus = Corpus.for_profile(prof)
+    table = corpus_table(corpus, prof, n_workers=prof.n_workers)
+    write_csv(table, P.results/'corpus_works.csv')
+    fig = plot_corpus_words(table, P.figures/'corpus_words.png', f'Corpus sizes ({prof.name})')
+    failed = table[table.error != '']
+    if len(failed): raise CorpusError(f"{len(failed)} of {len(table)} works could not be read; everything else is saved "
+                                      f"in {text_cache(prof)}:\n" + '\n'.join(f'- {e}' for e in failed.error))
+    return dict(corpus=corpus, table=table, figure=fig)

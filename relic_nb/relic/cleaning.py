@@ -8,9 +8,9 @@ import json, os, re, time
 from collections import Counter
 from pathlib import Path
 import pandas as pd
-from ..config import Profile, get_profile, paths, parallel_map, write_json
-from ..corpus import (Chapter, Corpus, CorpusError, clean_paragraph, corpus_table, decode_text, has_role, load_text,
-                             parse_text, strip_gutenberg, text_cache)
+from ..config import CleaningSettings, Profile, get_profile, paths, parallel_map, words, write_csv, write_json
+from ..corpus import (Chapter, Corpus, MissingText, clean_paragraph, decode_text, has_role, load_text, parse_text,
+                             strip_gutenberg, text_cache)
 
 # %% auto #0
 __all__ = ['CITATION', 'REFERENCE', 'FOOTNOTE_MARK', 'PAGE_MARK', 'FOOTNOTE_PAR', 'FOOTNOTE_LABEL', 'FOOTNOTES_HEADING',
@@ -165,8 +165,7 @@ def clean_chapters(chapters:list[Chapter], notes:set[str]=frozenset(), # footnot
     return out, counts
 
 # %% ../../nbs/02_cleaning.ipynb #fa5df53c
-TITLE_STOPLIST = ('dictionary anthology encyclopedia encyclopaedia cyclopaedia concordance bibliography index handbook '
-                  'glossary lexicon gazetteer catalogue').split()
+TITLE_STOPLIST = CleaningSettings.title_stoplist.split()   # the default of `prof.cleaning.title_stoplist`
 
 def _words(s): return s.split() if isinstance(s, str) else list(s)
 
@@ -175,7 +174,7 @@ def stoplisted(title:str, stoplist=TITLE_STOPLIST, # words (a list, or one space
     "The stoplist word found in `title` (whole words, plurals too), or ''."
     for w in _words(stoplist):
         w = w.lower(); forms = {w, w + 's', w + 'es'} | ({w[:-1] + 'ies'} if w.endswith('y') else set())
-        if forms & set(re.findall(r'\w+', title.lower())): return w
+        if forms & set(words(title)): return w
     return ''
 
 _LANGID = None
@@ -208,23 +207,22 @@ def _clean_one(args):
     return dict(slug=slug, paragraphs=pars, language=lang, lang_prob=prob, paragraphs_raw=len(raw),
                 words_raw=sum(len(p.split()) for p in raw), **counts)
 
-def run_cleaning(profile:str|Profile='tiny', n_workers:int=2, # processes; 0 cleans serially
-                 languages='en', # langid codes kept (a list, or one space-separated string)
-                 title_stoplist=TITLE_STOPLIST, min_repeats:int=5, lang_sample_chars:int=20_000)->pd.DataFrame:
-    "Clean the profile's criticism works, drop the ones the filters reject; writes the clean texts and the table."
-    prof, P = get_profile(profile), paths(profile).ensure()
+def run_cleaning(profile:str|Profile='tiny')->dict:
+    "Clean the profile's criticism works, drop the ones the filters reject (`prof.cleaning`); writes the clean texts and the table. Returns `table`, `seconds`."
+    prof, P, t0 = get_profile(profile), paths(profile).ensure(), time.time()
+    cfg = prof.cleaning
     corpus = Corpus.for_profile(prof)
     w = corpus.works[has_role(corpus.works, 'criticism') & (corpus.works.availability == 'gutenberg')].sort_values('slug')
     if missing := [s for s in w.slug if not (text_cache(prof)/f'{s}.json').exists()]:
-        read = corpus_table(corpus, prof, slugs=missing, n_workers=0)
-        if (read.error != '').any(): raise CorpusError('Some criticism texts could not be read:\n' + '\n'.join(read.error[read.error != '']))
+        raise MissingText(f"No parsed text of {', '.join(missing)} for profile {prof.name!r}: run the corpus stage first "
+                          f"(`make reproduce PROFILE={prof.name} FROM=01_corpus`).")
     language_identifier()                                                  # load before forking: workers share it
-    done = parallel_map(_clean_one, [(corpus, prof.name, s, min_repeats, lang_sample_chars) for s in w.slug], n_workers, desc='cleaning')
-    keep_langs, rows = set(_words(languages)), []
+    done = parallel_map(_clean_one, [(corpus, prof.name, s, cfg.min_repeats, cfg.lang_sample_chars) for s in w.slug], prof.n_workers, desc='cleaning')
+    keep_langs, rows = set(_words(cfg.languages)), []
     for (_, work), d in zip(w.iterrows(), done):
         reasons = []
         if d['language'] not in keep_langs: reasons.append(f"language: {d['language']} ({d['lang_prob']:.2f})")
-        if stop := stoplisted(work.title, title_stoplist): reasons.append(f'title stoplist: {stop}')
+        if stop := stoplisted(work.title, cfg.title_stoplist): reasons.append(f'title stoplist: {stop}')
         if not d['paragraphs']: reasons.append('no text left after cleaning')
         pars = d.pop('paragraphs')
         row = dict(slug=work.slug, title=work.title, author=work.author, year=work.year, kept=not reasons,
@@ -237,5 +235,5 @@ def run_cleaning(profile:str|Profile='tiny', n_workers:int=2, # processes; 0 cle
                                             counts={r: d[r] for r in RULES}))
         elif f.exists(): f.unlink()
     table = pd.DataFrame(rows)
-    table.to_csv(P.results/'secondary_sources.csv', index=False)
-    return table
+    write_csv(table, P.results/'secondary_sources.csv')
+    return dict(table=table, seconds=time.time() - t0)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import hashlib, json, os, re, time
 from pathlib import Path
 import pandas as pd
-from ..config import Profile, get_profile, paths, parallel_map, write_json
-from ..corpus import Corpus, corpus_table, has_role, load_text, MissingText
+from ..config import Profile, get_profile, paths, parallel_map, write_csv, write_json
+from ..corpus import Corpus, has_role, load_text, MissingText
 from .cleaning import clean_path
 
 # %% auto #0
@@ -128,17 +128,17 @@ def segment_corpus(profile:str|Profile, works:list[tuple[str, str]], # (slug, 'n
     return pd.DataFrame(rows).sort_values(['kind', 'slug'], ignore_index=True)
 
 # %% ../../nbs/03_segment.ipynb #334c4ff3
-def run_segmentation(profile:str|Profile, method:str='parser', n_workers:int=2)->pd.DataFrame:
-    "Segment the profile's novels and kept criticism; writes the sentences and the counts table."
-    prof, P = get_profile(profile), paths(profile).ensure()
+def run_segmentation(profile:str|Profile='tiny')->dict:
+    "Segment the profile's novels and kept criticism (`prof.segment`); writes the sentences and the counts table. Returns `table` (with `cached` and `seconds` per work) and `seconds`."
+    prof, P, t0 = get_profile(profile), paths(profile).ensure(), time.time()
     w = Corpus.for_profile(prof).works
     w = w[w.availability == 'gutenberg']
     novels = w.slug[has_role(w, 'relic_primary')].tolist()
     critics = [s for s in w.slug[has_role(w, 'criticism')] if clean_path(prof, s).exists()]   # those the cleaning stage kept
-    seg = segment_corpus(prof, [(s, 'novel') for s in novels] + [(s, 'criticism') for s in critics], method, n_workers=n_workers)
-    seg.drop(columns=['cached', 'seconds']).to_csv(P.results/'segmentation.csv', index=False)
-    seg.to_csv(P.runs/'segmentation_timing.csv', index=False)
-    return seg
+    seg = segment_corpus(prof, [(s, 'novel') for s in novels] + [(s, 'criticism') for s in critics], prof.segment.method, n_workers=prof.n_workers)
+    write_csv(seg.drop(columns=['cached', 'seconds']), P.results/'segmentation.csv')
+    write_csv(seg, P.runs/'segmentation_timing.csv')
+    return dict(table=seg, seconds=time.time() - t0)
 
 def segmentation_table(profile:str|Profile)->pd.DataFrame:
     "The works the segmentation stage wrote (slug, kind, counts)."
