@@ -432,15 +432,16 @@ REGISTRY = [
     Stage('03_segment', 'relic', 'relic.segment', 'run_segmentation', 'segment', ('01_corpus', '02_cleaning'),
           ('processed/sentences/*.json', 'results/segmentation.csv'), builds_relic_pd=True),
     Stage('04_align', 'relic', 'relic.align', 'run_alignment', 'align', ('03_segment',),
-          ('processed/align/*', 'results/alignment_sources.csv'), builds_relic_pd=True),
+          ('processed/align/*.json', 'processed/align/kept_pairs.csv', 'results/alignment_sources.csv'), builds_relic_pd=True),
     Stage('05_windows', 'relic', 'relic.windows', 'run_windows', 'windows', ('03_segment', '04_align'),
-          ('processed/relic/*.json', 'processed/beir/**', 'processed/blocks.csv', 'results/table1_dataset.csv',
+          ('processed/relic/*.json', 'processed/beir/*/*_sentence/*.jsonl', 'processed/beir/*/*_sentence/qrels/*.tsv',
+           'processed/blocks.csv', 'results/table1_dataset.csv',
            'results/windows_by_novel.csv', 'results/windows_by_source.csv', 'results/figure2_quote_lengths.csv',
            'figures/figure2_quote_lengths.png'), builds_relic_pd=True),
     Stage('06_dataset_checks', 'relic', 'relic.dataset_checks', 'run_checks', 'dataset_checks', ('03_segment', '05_windows'),
           ('results/alignment_recall.csv', 'results/precision_sample.md', 'results/alignment_precision.csv'), builds_relic_pd=True),
     Stage('06a_quote_types', 'relic', 'relic.quote_types', 'run_quote_types', 'quote_types', ('05_windows',),
-          ('results/annotations/quote_types/*', 'results/quote_type_sample.csv')),
+          ('results/annotations/quote_types/*', 'results/quote_type*.csv')),
     Stage('07_retrieval', 'relic', 'relic.retrieval', 'run_retrieval', 'retrieval', ('05_windows',),
           ('results/ranks/*.csv', 'results/submissions/*/*.json', 'results/bm25_tuning.csv', 'figures/recall_at_k.png')),
     Stage('08_dense_relic', 'relic', 'relic.dense_relic', 'run_dense', 'dense_relic', ('05_windows', '07_retrieval'),
@@ -450,14 +451,16 @@ REGISTRY = [
     Stage('09_human_proxy', 'relic', 'relic.human_proxy', 'run_proxy', 'human_proxy', ('05_windows', '07_retrieval', '08_dense_relic'),
           ('results/proxy/**', 'results/table4_agreement.csv', 'results/table5_failures.csv')),
     Stage('10_gandalf_data', 'gandalf', 'gandalf.data', 'run_gandalf_data', 'gandalf_data', ('01_corpus',),
-          ('processed/gandalf/*', 'results/gandalf_table1_levels.csv', 'results/gandalf_table2_books.csv',
-           'results/gandalf_table2_summary.csv', 'results/gandalf_replacements.csv')),
+          ('processed/gandalf/*.json', 'processed/gandalf/books.csv', 'results/gandalf_table1_levels.csv',
+           'results/gandalf_table2_books.csv', 'results/gandalf_table2_summary.csv', 'results/gandalf_replacements.csv')),
     Stage('11_gandalf_baselines', 'gandalf', 'gandalf.baselines', 'run_gandalf_baselines', 'gandalf_baselines', ('10_gandalf_data',),
           ('processed/gandalf/baseline_answers.csv', 'results/gandalf_table3.csv', 'results/gandalf_table4_levels.csv',
            'figures/gandalf_accuracy_by_level.png')),
     Stage('12_report', 'shared', 'report', 'run_report', None, ('07_retrieval', '08_dense_relic', '09_human_proxy', '11_gandalf_baselines'),
           ('results/table3_retrieval.csv', 'results/tableA9_by_length.csv', 'results/retrieval_ranks.csv', 'results/REPORT.md',
            'results/tables.sha256', 'figures/recall_at_k_all.png', 'figures/recall_by_length.png')),
+    Stage('13_datasets', 'shared', 'datasets', 'run_datasets', None, ('01_corpus', '05_windows', '06_dataset_checks', '10_gandalf_data'),
+          ('processed/releases/relic-pd-*.tar.gz', 'processed/releases/gandalf-pd-*.tar.gz', 'results/datasheets/*')),
 ]
 STAGES = [s.name for s in REGISTRY]   # the pipeline, in order
 RELIC_PD_STAGES = {s.name for s in REGISTRY if s.builds_relic_pd}
@@ -477,12 +480,15 @@ def _folder(P:Paths, pattern:str)->tuple[Path, str]:
     top, _, rest = pattern.partition('/')
     return {'results': P.results, 'figures': P.figures, 'processed': P.processed}[top], rest
 
+def _matches(P:Paths, pattern:str)->list[Path]:
+    "The files an output pattern matches (a trailing `**` means every file below that folder)."
+    base, rest = _folder(P, pattern)
+    return [f for f in base.glob(rest + '/*' if rest.endswith('**') else rest) if f.is_file()]
+
 def stage_files(profile:str|Profile, name:str)->list[Path]:
     "The files stage `name` has written for `profile`: those its output patterns match, that no more specific pattern of another stage claims."
     P, files = paths(profile), set()
-    for pat in stage(name).outputs:
-        base, rest = _folder(P, pat)
-        files |= {f for f in base.glob(rest) if f.is_file() and owner(profile, f) == name}
+    for pat in stage(name).outputs: files |= {f for f in _matches(P, pat) if owner(profile, f) == name}
     return sorted(files)
 
 def owner(profile:str|Profile, path:Path)->str|None:
@@ -500,9 +506,5 @@ def owner(profile:str|Profile, path:Path)->str|None:
 def missing_outputs(profile:str|Profile, name:str)->list[str]:
     "The output patterns of stage `name` that match no file yet for `profile` (all of them before it has run)."
     P = paths(profile)
-    out = []
-    for pat in stage(name).outputs:
-        base, rest = _folder(P, pat)
-        if not any(f.is_file() for f in base.glob(rest)): out.append(pat)
-    return out
+    return [pat for pat in stage(name).outputs if not _matches(P, pat)]
 

@@ -4,20 +4,20 @@
 
 # %% ../../nbs/04_align.ipynb #e6b50201
 from __future__ import annotations
-import json, os, re
+import re, time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import Path
 import pandas as pd
 from rapidfuzz import fuzz
-from ..config import Profile, get_profile, paths, parallel_map, write_json
+from ..config import Profile, get_profile, paths, parallel_map, atomic_path, write_csv, write_json, words
 from ..corpus import Corpus
 
 # %% auto #0
-__all__ = ['QRATIO_MIN', 'MIN_TOKENS', 'LCS_MIN', 'SHINGLE', 'MAX_POSTING', 'PARTIAL_MIN', 'PARTIAL_COVER', 'words', 'shingles',
-           'norm', 'qratio', 'lcs_chars', 'quoted_spans', 'cut_at', 'Unit', 'CriticIndex', 'match_novel', 'resolve',
-           'find_blocks', 'align_corpus', 'source_report', 'align_path', 'run_alignment']
+__all__ = ['QRATIO_MIN', 'MIN_TOKENS', 'LCS_MIN', 'SHINGLE', 'MAX_POSTING', 'PARTIAL_MIN', 'PARTIAL_COVER', 'KEPT_PAIRS',
+           'shingles', 'norm', 'qratio', 'lcs_chars', 'quoted_spans', 'cut_at', 'Unit', 'CriticIndex', 'match_novel',
+           'resolve', 'find_blocks', 'align_corpus', 'source_report', 'align_path', 'kept_pairs', 'run_alignment']
 
 # %% ../../nbs/04_align.ipynb #ba204c0f
 QRATIO_MIN = 80.0  # the paper's fuzzy-match threshold
@@ -28,7 +28,6 @@ MAX_POSTING = 200  # 4-grams found in more critic sentences than this are too co
 PARTIAL_MIN = 90   # an inline quotation found inside a longer novel sentence (rapidfuzz partial_ratio) ...
 PARTIAL_COVER = 0.5 # ... that covers at least half of that sentence's words
 
-def words(s:str)->list[str]: return re.findall(r'\w+', s.lower())
 def shingles(ws:list[str], n:int=SHINGLE)->set[tuple]: return {tuple(ws[i:i+n]) for i in range(max(len(ws) - n + 1, 1))}
 
 def norm(s:str)->str: return ' '.join(words(s))
@@ -184,19 +183,30 @@ def source_report(aligned:dict[str, dict], min_quotes:int=1, max_quote_share:flo
     return pd.DataFrame(rows, columns=['critic', 'novel', 'blocks', 'critic_sentences', 'critic_quote_share', 'kept', 'reason'])
 
 # %% ../../nbs/04_align.ipynb #b923f2fc
+KEPT_PAIRS = 'kept_pairs.csv'   # the (critic, novel) pairs the source filter kept, beside the critics' alignments
+
 def align_path(profile:str|Profile)->Path: return paths(profile).processed/'align'
 
-def run_alignment(profile:str|Profile, inline:bool=True, min_quotes:int=1, max_quote_share:float=0.8, n_workers:int=2):
-    "Align the profile's segmented critics and novels; writes the alignments and the source report; returns both."
+def kept_pairs(profile:str|Profile)->set[tuple[str, str]]:
+    "The (critic, novel) pairs whose block quotes become windows: those `source_report` kept."
+    k = pd.read_csv(align_path(profile)/KEPT_PAIRS)
+    return set(zip(k.critic, k.novel))
+
+def run_alignment(profile:str|Profile)->dict:
+    "Align the profile's segmented critics and novels; writes the alignments, the kept pairs and the source report; returns them."
     from relic_nb.relic.segment import segmentation_table, load_sentences
-    seg = segmentation_table(profile)
-    load = lambda kind: {s: load_sentences(profile, s)['sentences'] for s in seg.slug[seg.kind == kind]}
+    prof, t0 = get_profile(profile), time.time()
+    s = prof.align
+    seg = segmentation_table(prof)
+    load = lambda kind: {x: load_sentences(prof, x)['sentences'] for x in seg.slug[seg.kind == kind]}
     critics, novels = load('criticism'), load('novel')
-    aligned = align_corpus(critics, novels, inline, n_workers)
-    works = Corpus.for_profile(profile).works
+    aligned = align_corpus(critics, novels, s.inline_quotes, prof.n_workers)
+    works = Corpus.for_profile(prof).works
     years = {r.slug: int(r.year) for r in works.itertuples() if pd.notna(r.year)}
-    report = source_report(aligned, min_quotes, max_quote_share, years)
-    for f in align_path(profile).glob('*.json'): f.unlink()              # critics no longer kept must not linger
-    for c, r in aligned.items(): write_json(align_path(profile)/f'{c}.json', dict(critic=c, **r))
-    report.to_csv(paths(profile).results/'alignment_sources.csv', index=False)
-    return aligned, report
+    report = source_report(aligned, s.min_quotes, s.max_quote_share, years)
+    with atomic_path(align_path(prof)) as tmp:           # the folder is replaced whole: critics no longer kept do not linger
+        Path(tmp).mkdir()
+        for c, r in aligned.items(): write_json(Path(tmp)/f'{c}.json', dict(critic=c, **r))
+        write_csv(report.loc[report.kept.astype(bool), ['critic', 'novel']], Path(tmp)/KEPT_PAIRS)
+    write_csv(report, paths(prof).results/'alignment_sources.csv')
+    return dict(aligned=aligned, sources=report, seconds=round(time.time() - t0, 1))

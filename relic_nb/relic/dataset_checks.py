@@ -9,11 +9,12 @@ from collections import defaultdict
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..config import Profile, get_profile, paths, parallel_map
-from .align import words, MIN_TOKENS
+from ..config import Profile, get_profile, paths, parallel_map, atomic_path, write_csv, words
+from .align import MIN_TOKENS
 
 # %% auto #0
-__all__ = ['shared_runs', 'sentence_of_word', 'account_for_runs', 'precision_sample', 'sample_markdown']
+__all__ = ['shared_runs', 'sentence_of_word', 'account_for_runs', 'precision_sample', 'sample_markdown', 'read_precision',
+           'precision_labels', 'run_checks']
 
 # %% ../../nbs/06_dataset_checks.ipynb #28279f29
 def shared_runs(critics:dict[str, list[str]], # critic -> its words
@@ -79,3 +80,42 @@ def sample_markdown(sample:list[dict])->str:
     "The sample as Markdown: context, **quote**, context."
     return '\n\n'.join(f"### {k+1}. `{d['id']}` ({d['title']}, {d['split']})\n\n{' '.join(d['left'])} "
                        f"**{' '.join(d['quote'])}** {' '.join(d['right'])}" for k, d in enumerate(sample))
+
+def read_precision(sample:list[dict], labels_f:Path, # the reader's verdicts: a TSV with columns id, verdict, note
+                   sample_md:str|Path='precision_sample.md')->tuple[pd.DataFrame|None, str]:
+    "The labels of the sampled windows (None unless `labels_f` covers the whole sample) and a line saying what was found."
+    if not Path(labels_f).exists(): return None, f'awaiting labels: read {sample_md} and write {labels_f}'
+    lab = pd.read_csv(labels_f, sep='\t').set_index('id')
+    missing = [d['id'] for d in sample if d['id'] not in lab.index]
+    if missing: return None, f'{labels_f} lacks {len(missing)} of the sampled windows (e.g. {missing[:3]}): label them to get the precision.'
+    v = lab.verdict[[d['id'] for d in sample]]
+    return (lab.loc[v.index].reset_index(),
+            f'precision: {(v == "ok").sum()} of {len(v)} windows are real quotations with sensible context ({(v == "ok").mean():.0%})')
+
+# %% ../../nbs/06_dataset_checks.ipynb #d3ec8aad
+def precision_labels(profile:str|Profile)->Path:
+    "The reader's verdicts on the precision sample (columns `id`, `verdict`, `note`): a committed input."
+    return paths(profile).data/'annotations'/f'{get_profile(profile).name}_precision.tsv'
+
+def run_checks(profile:str|Profile)->dict:
+    "The recall scan and the precision sample (and precision, when the labels cover the sample); writes their tables."
+    from relic_nb.relic.segment import load_sentences, segmentation_table, criticism_paragraphs
+    prof, P = get_profile(profile), paths(profile)
+    s = prof.dataset_checks
+    seg = segmentation_table(prof)
+    critic_slugs, novel_slugs = seg.slug[seg.kind == 'criticism'].tolist(), seg.slug[seg.kind == 'novel'].tolist()
+    novel_sents = {n: load_sentences(prof, n)['sentences'] for n in novel_slugs}
+    runs = shared_runs({c: words(' '.join(criticism_paragraphs(prof, c))) for c in critic_slugs},
+                       {n: [w for x in novel_sents[n] for w in words(x)] for n in novel_slugs}, s.min_run, prof.n_workers)
+    blocks = pd.read_csv(P.processed/'blocks.csv')
+    acc = account_for_runs(runs, blocks, novel_sents)
+    recall = acc.outcome.value_counts().rename_axis('outcome').reset_index(name='runs')
+    recall['share'] = (recall.runs / max(len(acc), 1)).round(4)
+    write_csv(recall, P.results/'alignment_recall.csv')
+    accounted = 1 - (acc.outcome == 'missed').mean() if len(acc) else 1.0
+    sample = precision_sample(P.processed/'relic', s.n_sample, prof.seed)
+    with atomic_path(P.results/'precision_sample.md') as tmp:
+        Path(tmp).write_text(f'# {len(sample)} windows drawn for reading ({prof.name})\n\n' + sample_markdown(sample) + '\n', encoding='utf-8')
+    precision, note = read_precision(sample, precision_labels(prof), P.results/'precision_sample.md')
+    if precision is not None: write_csv(precision, P.results/'alignment_precision.csv')
+    return dict(runs=acc, recall=recall, accounted=accounted, sample=sample, precision=precision, note=note)

@@ -7,16 +7,16 @@ from __future__ import annotations
 import hashlib, json, os, re
 from pathlib import Path
 import pandas as pd
-from ..config import Profile, get_profile, paths, write_json
+from ..config import Profile, get_profile, paths, atomic_path, write_csv, write_json
 from ..corpus import Corpus, CorpusError
 from rapidfuzz import fuzz
-from .align import QRATIO_MIN, qratio, norm, align_path
+from .align import QRATIO_MIN, qratio, norm, align_path, kept_pairs
 
 # %% auto #0
-__all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'OUTCOMES', 'PAPER_TABLE1', 'word_ngrams', 'gives_away',
+__all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'gives_away',
            'heading_led', 'build_window', 'build_windows', 'outcomes_by_source', 'to_relic', 'RelicFormatError',
            'validate_relic', 'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text', 'write_beir',
-           'run_windows', 'table1']
+           'table1', 'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'run_windows']
 
 # %% ../../nbs/05_windows.ipynb #af11bd33
 FRAGMENT_WORDS = 6    # shortest fragment of a quote sentence that counts as giving it away
@@ -84,8 +84,7 @@ def build_windows(profile:str|Profile, context:int=4, max_quote:int=5,
     "Windows (one row per example) and every block quote with its outcome."
     from relic_nb.relic.segment import load_sentences
     prof, P = get_profile(profile), paths(profile)
-    pairs = pd.read_csv(P.results/'alignment_sources.csv')
-    kept_pairs = set(zip(pairs.critic[pairs.kept], pairs.novel[pairs.kept]))
+    kept = kept_pairs(prof)
     works = Corpus.for_profile(prof).works.set_index('slug')
     novels = {} if novels is None else novels
     rows, fates, seen = [], [], set()
@@ -95,7 +94,7 @@ def build_windows(profile:str|Profile, context:int=4, max_quote:int=5,
         for b in a['blocks']:
             fate = dict(critic=c, novel=b['novel'], i0=b['i0'], i1=b['i1'], j0=b['j0'], j1=b['j1'], outcome='window')
             fates.append(fate)
-            if (c, b['novel']) not in kept_pairs: fate['outcome'] = 'filtered source'; continue
+            if (c, b['novel']) not in kept: fate['outcome'] = 'filtered source'; continue
             if b['novel'] not in novels: novels[b['novel']] = load_sentences(prof, b['novel'])['sentences']
             w, why = build_window(b, a['sentences'], quoted, novels[b['novel']], context, max_quote)
             if w is None: fate['outcome'] = why; continue
@@ -175,39 +174,21 @@ def query_text(left:list[str], right:list[str], L:int=4, R:int=4, mask:str='<mas
     return ' '.join(' '.join((left[len(left) - L:] if L else []) + [mask] + right[:R]).split())
 
 def write_beir(relic:dict, out:Path, split:str, n:int, slugs:dict[str, str]):
-    "Write one split's quotes of `n` sentences as a BEIR folder (corpus, queries, qrels)."
-    out = Path(out); (out/'qrels').mkdir(parents=True, exist_ok=True)
-    with open(out/'corpus.jsonl', 'w') as fc, open(out/'queries.jsonl', 'w') as fq, open(out/'qrels'/f'{split}.tsv', 'w') as fr:
-        fr.write('query-id\tcorpus-id\tscore\n')
-        for title, b in relic.items():
-            s = b['sentences']
-            for c in b['candidates'][f'{n}_sentence']:
-                fc.write(json.dumps({'_id': f'{slugs[title]}:{n}:{c}', 'title': title, 'text': ' '.join(s[c:c+n])}, ensure_ascii=False) + '\n')
-            for qid, (left, start, k, right) in b['quotes'].items():
-                if k != n: continue
-                fq.write(json.dumps({'_id': qid, 'text': query_text(left, right)}, ensure_ascii=False) + '\n')
-                fr.write(f'{qid}\t{slugs[title]}:{n}:{start}\t1\n')
+    "Write one split's quotes of `n` sentences as a BEIR folder (corpus, queries, qrels); the folder is replaced whole."
+    with atomic_path(out) as tmp:
+        tmp = Path(tmp); (tmp/'qrels').mkdir(parents=True)
+        with open(tmp/'corpus.jsonl', 'w') as fc, open(tmp/'queries.jsonl', 'w') as fq, open(tmp/'qrels'/f'{split}.tsv', 'w') as fr:
+            fr.write('query-id\tcorpus-id\tscore\n')
+            for title, b in relic.items():
+                s = b['sentences']
+                for c in b['candidates'][f'{n}_sentence']:
+                    fc.write(json.dumps({'_id': f'{slugs[title]}:{n}:{c}', 'title': title, 'text': ' '.join(s[c:c+n])}, ensure_ascii=False) + '\n')
+                for qid, (left, start, k, right) in b['quotes'].items():
+                    if k != n: continue
+                    fq.write(json.dumps({'_id': qid, 'text': query_text(left, right)}, ensure_ascii=False) + '\n')
+                    fr.write(f'{qid}\t{slugs[title]}:{n}:{start}\t1\n')
 
-# %% ../../nbs/05_windows.ipynb #dc8deb5c
-def run_windows(profile:str|Profile, context:int=4, max_quote:int=5, beir_splits=('val', 'test'))->tuple[pd.DataFrame, pd.DataFrame]:
-    "Build the windows and write the RELiC files, BEIR folders, blocks table and per-source report."
-    prof, P = get_profile(profile), paths(profile).ensure()
-    novels = {}
-    win, blocks = build_windows(prof, context, max_quote, novels)          # every novel with a window is read there once
-    works = Corpus.for_profile(prof).works.set_index('slug')
-    for split in ('train', 'val', 'test'):
-        w = win[win.split == split]
-        sents = {n: novels[n] for n in sorted(set(w.novel))}
-        relic = to_relic(w, sents, works.title.to_dict())
-        write_relic(relic, P.processed/'relic'/f'{split}.json')
-        if split in beir_splits:
-            for n in range(1, max_quote + 1):
-                write_beir(relic, P.processed/'beir'/split/f'{n}_sentence', split, n, {works.title[s]: s for s in sents})
-    blocks.to_csv(P.processed/'blocks.csv', index=False)
-    outcomes_by_source(blocks).to_csv(P.results/'windows_by_source.csv', index=False)
-    return win, blocks
-
-# %% ../../nbs/05_windows.ipynb #e1ba6996
+# %% ../../nbs/05_windows.ipynb #54ef268c
 PAPER_TABLE1 = {'training examples': 62956, 'validation examples': 7833, 'test examples': 7785, 'total examples': 78574,
                 'average context length (words)': 157.7, 'average quotation length (words)': 40.5,
                 'primary sources': 79, 'unique secondary sources': 8836}
@@ -222,3 +203,60 @@ def table1(win:pd.DataFrame, novel_sentences:dict[str, list[str]])->pd.DataFrame
             'primary sources': win.novel.nunique(), 'unique secondary sources': win.critic.nunique()}
     return pd.DataFrame([(k, ours[k], PAPER_TABLE1[k]) for k in PAPER_TABLE1], columns=['statistic', 'RELiC-PD (ours)', 'RELiC (paper)'],
                         dtype=object)     # object: counts stay integers, averages keep their decimal
+
+def windows_by_novel(win:pd.DataFrame, novel_sentences:dict[str, list[str]])->pd.DataFrame:
+    "Per novel and split: windows, distinct critics, the novel's sentences and the share of them that some window quotes."
+    quoted = {n: set() for n in novel_sentences}
+    for r in win.itertuples(): quoted[r.novel].update(range(r.start, r.start + r.n))
+    per_novel = win.groupby(['novel', 'split']).agg(windows=('id', 'size'), critics=('critic', 'nunique')).reset_index()
+    per_novel['sentences'] = per_novel.novel.map(lambda n: len(novel_sentences[n]))
+    per_novel['quoted_share'] = per_novel.novel.map(lambda n: round(len(quoted[n]) / len(novel_sentences[n]), 4))
+    return per_novel.sort_values(['split', 'windows'], ascending=[True, False], ignore_index=True)
+
+PAPER_A9 = pd.Series({1: 3279, 2: 2028, 3: 1189, 4: 796, 5: 493})        # RELiC test quotes by length (paper, Table A9)
+
+def quote_lengths(win:pd.DataFrame, max_quote:int=5)->pd.DataFrame:
+    "Windows per quote length in sentences (1..`max_quote`): Figure 2's data."
+    lengths = win.n.value_counts().reindex(range(1, max_quote + 1), fill_value=0)
+    return lengths.rename_axis('quote_sentences').rename('windows').reset_index()
+
+def plot_quote_lengths(lengths:pd.DataFrame, # `quote_lengths`' table
+                       path:Path, label:str='RELiC-PD')->Path:
+    "Figure 2: the share of windows by quote length, ours beside the paper's; saved to `path` (PNG) and closed."
+    import matplotlib.pyplot as plt
+    x, y = lengths.quote_sentences, lengths.windows
+    fig, ax = plt.subplots(figsize=(5.5, 3))
+    ax.bar(x - 0.2, y.values / max(y.sum(), 1) * 100, width=0.4, color='#4c72b0', label=label)
+    ax.bar(PAPER_A9.index + 0.2, PAPER_A9.values / PAPER_A9.sum() * 100, width=0.4, color='#bbbbbb', label='RELiC (paper, test split)')
+    ax.set_xlabel('quote length (sentences)'); ax.set_ylabel('% of windows'); ax.set_title('Distribution of quote lengths (Figure 2)')
+    ax.legend(frameon=False)
+    fig.tight_layout()
+    with atomic_path(path) as tmp: fig.savefig(tmp, format='png', dpi=120)
+    plt.close(fig)
+    return Path(path)
+
+# %% ../../nbs/05_windows.ipynb #4311d34e
+def run_windows(profile:str|Profile)->dict:
+    "Build the windows; write the RELiC files, BEIR folders, blocks table, per-source report, Table 1, per-novel counts and Figure 2."
+    prof, P = get_profile(profile), paths(profile)
+    s = prof.windows
+    novels = {}
+    win, blocks = build_windows(prof, s.context, s.max_quote, novels)          # every novel with a window is read there once
+    works = Corpus.for_profile(prof).works.set_index('slug')
+    for split in ('train', 'val', 'test'):
+        w = win[win.split == split]
+        sents = {n: novels[n] for n in sorted(set(w.novel))}
+        relic = to_relic(w, sents, works.title.to_dict())
+        write_relic(relic, P.processed/'relic'/f'{split}.json')
+        if split in s.beir_splits:
+            for n in range(1, s.max_quote + 1):
+                write_beir(relic, P.processed/'beir'/split/f'{n}_sentence', split, n, {works.title[x]: x for x in sents})
+    write_csv(blocks, P.processed/'blocks.csv')
+    by_source = outcomes_by_source(blocks); write_csv(by_source, P.results/'windows_by_source.csv')
+    sents = {n: novels[n] for n in sorted(set(win.novel))}
+    t1 = table1(win, sents); write_csv(t1, P.results/'table1_dataset.csv')
+    per_novel = windows_by_novel(win, sents); write_csv(per_novel, P.results/'windows_by_novel.csv')
+    lengths = quote_lengths(win, s.max_quote); write_csv(lengths, P.results/'figure2_quote_lengths.csv')
+    plot_quote_lengths(lengths, P.figures/'figure2_quote_lengths.png', f'RELiC-PD ({prof.name}, all splits)')
+    return dict(windows=win, blocks=blocks, by_source=by_source, table1=t1, by_novel=per_novel, quote_lengths=lengths,
+                novel_sentences=sents)
