@@ -416,6 +416,7 @@ class Stage:
     inputs:tuple        # stages whose outputs it reads
     outputs:tuple       # what it writes, as glob patterns under the profile's folders: results/, figures/, processed/
     builds_relic_pd:bool = False   # part of building RELiC-PD: skipped by a profile that reads the official release
+    optional:tuple = ()             # outputs written only once a person has supplied something (labels): not "missing" before
 
     @property
     def notebook(self)->str: return f'{self.name}.ipynb'
@@ -439,7 +440,8 @@ REGISTRY = [
            'results/windows_by_novel.csv', 'results/windows_by_source.csv', 'results/figure2_quote_lengths.csv',
            'figures/figure2_quote_lengths.png'), builds_relic_pd=True),
     Stage('06_dataset_checks', 'relic', 'relic.dataset_checks', 'run_checks', 'dataset_checks', ('03_segment', '05_windows'),
-          ('results/alignment_recall.csv', 'results/precision_sample.md', 'results/alignment_precision.csv'), builds_relic_pd=True),
+          ('results/alignment_recall.csv', 'results/precision_sample.md', 'results/alignment_precision.csv'), builds_relic_pd=True,
+          optional=('results/alignment_precision.csv',)),
     Stage('06a_quote_types', 'relic', 'relic.quote_types', 'run_quote_types', 'quote_types', ('05_windows',),
           ('results/annotations/quote_types/*', 'results/quote_type*.csv')),
     Stage('07_retrieval', 'relic', 'relic.retrieval', 'run_retrieval', 'retrieval', ('05_windows',),
@@ -504,7 +506,7 @@ def owner(profile:str|Profile, path:Path)->str|None:
     return best[1]
 
 def missing_outputs(profile:str|Profile, name:str)->list[str]:
-    "The output patterns of stage `name` that match no file yet for `profile` (all of them before it has run)."
+    "The output patterns of stage `name` that match no file yet for `profile` (all but its optional ones before it has run)."
     P = paths(profile)
-    return [pat for pat in stage(name).outputs if not _matches(P, pat)]
+    return [pat for pat in stage(name).outputs if pat not in stage(name).optional and not _matches(P, pat)]
 

@@ -118,4 +118,5 @@ def run_checks(profile:str|Profile)->dict:
         Path(tmp).write_text(f'# {len(sample)} windows drawn for reading ({prof.name})\n\n' + sample_markdown(sample) + '\n', encoding='utf-8')
     precision, note = read_precision(sample, precision_labels(prof), P.results/'precision_sample.md')
     if precision is not None: write_csv(precision, P.results/'alignment_precision.csv')
+    else: (P.results/'alignment_precision.csv').unlink(missing_ok=True)   # labels of an older sample would not describe this dataset
     return dict(runs=acc, recall=recall, accounted=accounted, sample=sample, precision=precision, note=note)
