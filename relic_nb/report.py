@@ -8,12 +8,39 @@ import hashlib, re
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .config import Profile, STAGES, get_profile, paths, stages_for
-from .relic.retrieval import KS, PAPER_TABLE3, PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, beside_paper
+from .config import Profile, atomic_path, get_profile, owner, paths, stage_settings, stages_for, write_csv
+from .relic.retrieval import (KS, PAPER_TABLE3, PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, TABLE3_COLUMNS, beside_paper, by_length,
+                                      read_ranks, recall_summary, table3_runs)
+from .relic.human_proxy import read_proxy_column
 
 # %% auto #0
-__all__ = ['md', 'Report', 'recall_curves', 'plot_recall_curves', 'plot_by_length', 'stage_timings', 'table_checksums',
-           'relic_sections', 'gandalf_sections', 'build_report']
+__all__ = ['retrieval_tables', 'md', 'Report', 'recall_curves', 'plot_recall_curves', 'plot_by_length', 'stage_timings',
+           'table_checksums', 'relic_sections', 'gandalf_sections', 'build_report', 'run_report']
+
+# %% ../nbs/12_report.ipynb #f59be9db
+def retrieval_tables(profile:str|Profile)->dict:
+    "Table 3, Table A9 and all ranks from the runs' ranks files and 09's proxy column; written to `results/<profile>/`."
+    prof, P = get_profile(profile), paths(profile)
+    runs = [(m, L, R, pq) for m, L, R in table3_runs(prof) if (pq := read_ranks(prof, m, L, R)) is not None]
+    proxy = read_proxy_column(prof)
+    proxy = pd.DataFrame(columns=['model', 'L', 'R', 'params', 'proxy_acc']) if proxy is None else proxy
+    def key(m, L, R): return (m, None if pd.isna(L) else int(L), None if pd.isna(R) else int(R))
+    acc = {key(r.model, r.L, r.R): r.proxy_acc for r in proxy.itertuples()}
+    rows = [dict(model=m, L=L, R=R, params=pq.params.iloc[0], **recall_summary(pq), proxy_acc=round(float(acc.get((m, L, R), np.nan)), 2))
+            for m, L, R, pq in runs]
+    runs_ = {(m, L, R) for m, L, R, _ in runs}
+    rows += [dict(model=r.model, L=r.L, R=r.R, params=r.params, proxy_acc=round(float(r.proxy_acc), 2))     # the human row
+             for r in proxy.itertuples() if key(r.model, r.L, r.R) not in runs_ and str(r.model).startswith('human')]
+    table3 = pd.DataFrame(rows, columns=TABLE3_COLUMNS).astype({'L': 'Int64', 'R': 'Int64', 'queries': 'Int64'})
+    a9 = [by_length(pq).assign(model=m, L=L, R=R) for m, L, R, pq in runs]
+    a9 = pd.concat(a9, ignore_index=True) if a9 else pd.DataFrame(columns=['model', 'L', 'R', 'n'])
+    a9 = a9[['model', 'L', 'R'] + [c for c in a9.columns if c not in ('model', 'L', 'R')]].astype({'L': 'Int64', 'R': 'Int64'})
+    cols = ['model', 'L', 'R', 'id', 'book', 'n', 'candidates', 'rank']
+    ranks = pd.concat([pq[cols] for *_, pq in runs], ignore_index=True) if runs else pd.DataFrame(columns=cols)
+    ranks = ranks.astype({'L': 'Int64', 'R': 'Int64'})
+    write_csv(table3, P.results/'table3_retrieval.csv'); write_csv(a9, P.results/'tableA9_by_length.csv')
+    write_csv(ranks, P.results/'retrieval_ranks.csv')
+    return dict(table3=table3, tableA9=a9, ranks=ranks)
 
 # %% ../nbs/12_report.ipynb #aa608ffc
 def md(df:pd.DataFrame, floatfmt:str='g', index:bool=False)->str:
@@ -27,9 +54,10 @@ class Report:
         self.prof, self.P = get_profile(profile), paths(profile)
         self.parts, self.missing = [], []
     def add(self, *texts:str): self.parts += [t.strip('\n') for t in texts if t]
-    def table(self, name:str, stage:str)->pd.DataFrame|None:
-        "`results/<profile>/<name>`, or None (noted in the report) when the stage has not written it."
+    def table(self, name:str)->pd.DataFrame|None:
+        "`results/<profile>/<name>`, or None (noted in the report, with the stage that writes it: `config.owner`) when it has not been written."
         f = self.P.results/name
+        stage = owner(self.prof, f)
         if f.exists():
             t = pd.read_csv(f)
             return t.rename(columns={c: '' for c in t.columns if c.startswith('Unnamed:')})   # a written-out index
@@ -86,7 +114,7 @@ def stage_timings(profile:str|Profile)->pd.DataFrame:
     f = paths(profile).runs/'timings.csv'
     if not f.exists(): return pd.DataFrame(columns=['stage', 'seconds', 'status', 'minutes'])
     t = pd.read_csv(f)
-    order = {s: i for i, s in enumerate(STAGES)}
+    order = {s: i for i, s in enumerate(stages_for(profile))}
     t = t.sort_values('stage', key=lambda s: s.map(order)).reset_index(drop=True)
     t = pd.concat([t, pd.DataFrame([dict(stage='total', seconds=t.seconds.sum(), status='')])], ignore_index=True)
     return t.assign(minutes=(t.seconds / 60).round(1))
@@ -97,7 +125,8 @@ def table_checksums(profile:str|Profile, write:bool=True)->pd.DataFrame:
     files = sorted(p for p in R.rglob('*.csv'))
     t = pd.DataFrame(dict(file=[str(p.relative_to(R)) for p in files],
                           sha256=[hashlib.sha256(p.read_bytes()).hexdigest() for p in files]))
-    if write: (R/'tables.sha256').write_text(''.join(f'{h}  {f}\n' for f, h in zip(t.file, t.sha256)))
+    if write:
+        with atomic_path(R/'tables.sha256') as tmp: Path(tmp).write_text(''.join(f'{h}  {f}\n' for f, h in zip(t.file, t.sha256)))
     return t
 
 # %% ../nbs/12_report.ipynb #48b346c2
@@ -105,13 +134,13 @@ def relic_sections(rep:Report):
     "RELiC: dataset, quote types, retrieval, dense-RELiC, the proxy study."
     p = rep.prof.name
     rep.add('## RELiC', '### Table 1: the dataset')
-    t1 = rep.table('table1_dataset.csv', '05_windows')
+    t1 = rep.table('table1_dataset.csv')
     if t1 is not None:
         rep.add(md(t1), 'RELiC was built from 8,836 HathiTrust documents that are not public domain; RELiC-PD from the '
                 'public-domain criticism of one Gutenberg mirror (39 works), so it is about 35 times smaller. Windows are shorter '
                 '(89 vs 158 context words) because nineteenth-century critics quote more and argue less around each quotation.')
     rep.figure('figure2_quote_lengths.png', 'Figure 2: quote lengths in sentences (ours beside the paper)')
-    rec, prec = rep.table('alignment_recall.csv', '06_dataset_checks'), rep.table('alignment_precision.csv', '06_dataset_checks')
+    rec, prec = rep.table('alignment_recall.csv'), rep.table('alignment_precision.csv')
     if rec is not None and prec is not None:
         ok = (prec.verdict == 'ok').sum()
         rep.add('### Alignment quality', md(rec), f'Precision on a hand-checked sample: {ok} of {len(prec)} windows are real '
@@ -122,7 +151,7 @@ def relic_sections(rep:Report):
     else: rep.add('*Awaiting annotations*: the sheets are in `results/' + p + '/annotations/quote_types/`; the paper found '
                   '151 claim-supporting, 31 paraphrase-supporting and 18 other quotations among 200.')
     rep.add('### Table 3: retrieval on the test split')
-    t3 = rep.table('table3_retrieval.csv', '07_retrieval')
+    t3 = rep.table('table3_retrieval.csv')
     if t3 is not None:
         cols = ['recall@1', 'recall@10', 'recall@100', 'mean_rank', 'proxy_acc']
         t3 = t3.assign(L=t3.L.astype('Int64'), R=t3.R.astype('Int64'))
@@ -131,31 +160,26 @@ def relic_sections(rep:Report):
                 f"and {t3.avg_candidates.max():,.0f} candidates per quote on average (the paper: 7,785 quotes, {PAPER_AVG_CANDIDATES:,}). "
                 'Our dense rows use all-MiniLM-L6-v2 (22 M parameters, shipped on PyPI) where the paper used roberta-base and '
                 'trained on 63,000 windows where we have 1,610: see the dense-RELiC notebook for what limits it.')
-    a9 = rep.table('tableA9_by_length.csv', '07_retrieval')
+    a9 = rep.table('tableA9_by_length.csv')
     if a9 is not None:
         d = a9[(a9.model == 'dense-RELiC') & (a9.L == 4) & (a9.R == 4)]
         if len(d):
             rep.add('### Table A9: dense-RELiC 4/4 by quote length',
                     md(beside_paper(d, PAPER_TABLE_A9, ['n'], ['instances', 'recall@1', 'recall@10', 'recall@100', 'mean_rank']), floatfmt='.1f'))
-    ranks = rep.table('retrieval_ranks.csv', '07_retrieval')
-    if ranks is not None:
-        plot_recall_curves(recall_curves(ranks), rep.P.figures/'recall_at_k_all.png')
-        rep.figure('recall_at_k_all.png', 'Test recall@k of every model (4/4 and 1/1 contexts)')
-    if a9 is not None:
-        plot_by_length(a9, 10, rep.P.figures/'recall_by_length.png')
-        rep.figure('recall_by_length.png', 'Test recall@10 by quote length, 4/4 context (the paper: dense-RELiC, Table A9)')
+    rep.figure('recall_at_k_all.png', 'Test recall@k of every model (4/4 and 1/1 contexts)')
+    if a9 is not None: rep.figure('recall_by_length.png', 'Test recall@10 by quote length, 4/4 context (the paper: dense-RELiC, Table A9)')
     rep.add('### dense-RELiC training')
     rep.figure('dense_relic_training.png', 'dense-RELiC training loss and val recall in the early-stopping pool')
-    h = rep.table('dense_vs_bm25.csv', '08_dense_relic')
+    h = rep.table('dense_vs_bm25.csv')
     if h is not None: rep.add('Quotes each model finds within the top k, on the same test quotes:', md(h))
-    t6 = rep.table('table6_evidence.csv', '08_dense_relic')
+    t6 = rep.table('table6_evidence.csv')
     if t6 is not None: rep.add('### Table 6: evidence for a prompt (top 3 passages)', md(t6[['novel', 'prompt', 'rank', 'passage']]))
     rep.add('### Table 4: the proxy study')
-    t4 = rep.table('table4_agreement.csv', '09_human_proxy')
+    t4 = rep.table('table4_agreement.csv')
     if t4 is not None:
         from relic_nb.relic.human_proxy import PAPER_TABLE4
         rep.add(md(t4), 'The paper:', md(PAPER_TABLE4))
-    t5 = rep.table('table5_failures.csv', '09_human_proxy')
+    t5 = rep.table('table5_failures.csv')
     if t5 is not None: rep.add('### Table 5: failure cases in the proxy task', md(t5.head(6)))
 
 def gandalf_sections(rep:Report):
@@ -166,7 +190,7 @@ def gandalf_sections(rep:Report):
                         ('gandalf_table3.csv', 'Table 3: accuracy of the baselines'),
                         ('gandalf_table4_levels.csv', 'Table 4: accuracy by level')]:
         rep.add(f'### {title}')
-        t = rep.table(name, '10_gandalf_data' if 'table1' in name or 'table2' in name else '11_gandalf_baselines')
+        t = rep.table(name)
         if t is not None: rep.add(md(t, floatfmt='.1f'))
     rep.figure('gandalf_accuracy_by_level.png', 'GANDALF accuracy by referential level')
 
@@ -185,5 +209,14 @@ def build_report(profile:str|Profile)->Report:
     rep.add('## Determinism', f'{len(sums)} CSV tables; their sha256 are in `tables.sha256`. After another run, '
             f'`cd results/{rep.prof.name} && sha256sum -c tables.sha256` lists any table that changed.')
     if rep.missing: rep.add('## Missing from this run', '\n'.join(f'- {m}' for m in rep.missing))
-    (rep.P.results/'REPORT.md').write_text(rep.text(), encoding='utf-8')
+    with atomic_path(rep.P.results/'REPORT.md') as tmp: Path(tmp).write_text(rep.text(), encoding='utf-8')
     return rep
+
+def run_report(profile:str|Profile)->dict:
+    "The report stage: Table 3, Table A9 and all ranks from the runs, the report's figures, `REPORT.md` and `tables.sha256`."
+    prof, P = get_profile(profile), paths(profile).ensure()
+    t = retrieval_tables(prof)
+    if len(t['ranks']): plot_recall_curves(recall_curves(t['ranks']), P.figures/'recall_at_k_all.png')
+    if len(t['tableA9']): plot_by_length(t['tableA9'], 10, P.figures/'recall_by_length.png')
+    rep = build_report(prof)
+    return dict(t, report=rep, text=rep.text(), missing=rep.missing, timings=stage_timings(prof))

@@ -8,19 +8,18 @@ import html, itertools, math, re, shutil
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..config import SEED, Profile, get_profile, paths, pick_device
+from ..config import SEED, Profile, get_profile, paths, pick_device, stage_settings, words, write_csv
+from ..annotation import SheetAnnotator, complete_sheets, fleiss_kappa, marked_html, read_items, write_sheet, write_sheets
 from .windows import load_relic
 from .retrieval import (BM25Retriever, CandidateSet, DenseRetriever, RandomRetriever, best_bm25, gold_ranks, parse_context,
-                                quotes_table, top_k, tokenize)
-from .quote_types import (AnnotationError, SheetAnnotator, fleiss_kappa, labels_matrix, progress, read_items, read_sheets,
-                                  write_csv, write_sheets)
+                                      quotes_table, rank_path, table3_runs, top_k)
 
 # %% auto #0
 __all__ = ['CHOICES', 'INSTRUCTIONS', 'PAPER_TABLE4', 'PAPER_ERROR_SET_ACC', 'proxy_pool', 'score_books', 'hard_negatives',
-           'make_items', 'proxy_picks', 'accuracy', 'random_accuracy', 'model_retrievers', 'fill_proxy_column',
-           'error_negatives', 'item_html', 'ProxyAnnotator', 'human_agreement', 'random_panel_exact',
-           'random_panel_simulated', 'analyse_proxy_set', 'table4', 'failure_cases', 'proxy_folder', 'read_key',
-           'run_proxy']
+           'make_items', 'proxy_picks', 'accuracy', 'random_accuracy', 'model_retrievers', 'error_negatives',
+           'item_html', 'ProxyAnnotator', 'human_agreement', 'random_panel_exact', 'random_panel_simulated',
+           'analyse_proxy_set', 'table4', 'failure_cases', 'proxy_folder', 'read_key', 'proxy_column_path',
+           'read_proxy_column', 'run_proxy']
 
 # %% ../../nbs/09_human_proxy.ipynb #dff5eecb
 def proxy_pool(data:dict, # the test split (`windows.load_relic`)
@@ -39,7 +38,7 @@ def score_books(retriever, data:dict, quotes:pd.DataFrame):
         if S.shape != (len(g), len(cs)): raise ValueError(f'{retriever!r} gave scores of shape {S.shape} for {len(g)} quotes x {len(cs)} candidates')
         yield book, g, cs, S
 
-def _norm(s:str)->str: return ' '.join(tokenize(s))
+def _norm(s:str)->str: return ' '.join(words(s))
 
 def hard_negatives(retriever, data:dict, quotes:pd.DataFrame, k:int=2)->pd.DataFrame:
     "Per quote: the gold's rank in the whole candidate set and the `k` top-ranked candidates (start indices) that are not the gold."
@@ -106,41 +105,29 @@ def random_accuracy(n_items:int, draws:int=1000, seed:int=SEED, n_options:int=3)
     return dict(analytic=round(100 / n_options, 2), draws=draws, mean=round(float(acc.mean()), 2), sd=round(float(acc.std(ddof=1)), 2))
 
 # %% ../../nbs/09_human_proxy.ipynb #d93d9ece
-def model_retrievers(profile:str|Profile, table3:pd.DataFrame, n_threads:int=2)->list[dict]:
-    "Per Table 3 row: model, L, R and its retriever, or `skip` with the reason."
+def model_retrievers(profile:str|Profile, runs:list[tuple], # (model, L, R) of Table 3 runs (`retrieval.table3_runs`)
+                     n_threads:int=2)->list[dict]:
+    "Per run: model, L, R and its retriever, or `skip` with the reason."
     prof, P = get_profile(profile), paths(profile)
     tuning = P.results/'bm25_tuning.csv'
     best = best_bm25(pd.read_csv(tuning)) if tuning.exists() else {}
     dense, out = {}, []
-    for r in table3[['model', 'L', 'R']].drop_duplicates().itertuples():
-        L, R = (None, None) if pd.isna(r.L) else (int(r.L), int(r.R))
-        row, ret = dict(model=r.model, L=L, R=R), None
-        if r.model == 'random': ret = RandomRetriever(prof.seed)
-        elif r.model == 'BM25':
+    for model, L, R in runs:
+        row, ret = dict(model=model, L=L, R=R), None
+        if model == 'random': ret = RandomRetriever(prof.seed)
+        elif model == 'BM25':
             if (L, R) in best: ret = BM25Retriever(*best[(L, R)])
             else: row['skip'] = f'no BM25 tuning for {L}/{R} in {tuning}: run the 07_retrieval stage'
-        elif r.model == 'dense-RELiC':
+        elif model == 'dense-RELiC':
             from relic_nb.relic.dense_relic import DenseRelicRetriever, latest_model
             try: ret = DenseRelicRetriever(latest_model(prof, f'{L}/{R}'), cache=P.cache/'embeddings', device=pick_device(prof.device))
             except FileNotFoundError as e: row['skip'] = str(e)
-        elif str(r.model).startswith('human'): continue
         else:
-            if r.model not in dense: dense[r.model] = DenseRetriever(r.model, cache=P.cache/'embeddings', device=pick_device(prof.device), n_threads=n_threads)
-            ret = dense[r.model]
+            if model not in dense: dense[model] = DenseRetriever(model, cache=P.cache/'embeddings', device=pick_device(prof.device), n_threads=n_threads)
+            ret = dense[model]
         out.append(dict(row, retriever=ret))
     return out
 
-def fill_proxy_column(table3_path:Path, acc:pd.DataFrame, # rows: model, L, R, proxy_acc
-                      )->pd.DataFrame:
-    "Write `proxy_acc` into the matching (model, L, R) rows of Table 3's CSV; every other cell is left as it was."
-    t = pd.read_csv(table3_path, dtype=str, keep_default_na=False)
-    def side(x): return '' if x is None or (isinstance(x, str) and not x.strip()) or (not isinstance(x, str) and pd.isna(x)) else str(int(float(x)))
-    def k(m, L, R): return (str(m), side(L), side(R))
-    vals = {k(r.model, r.L, r.R): r.proxy_acc for r in acc.itertuples()}
-    t['proxy_acc'] = [('' if pd.isna(vals[key_]) else str(round(float(vals[key_]), 2))) if key_ in vals else v
-                      for key_, v in zip((k(m, L, R) for m, L, R in zip(t.model, t.L, t.R)), t.proxy_acc)]
-    t.to_csv(table3_path, index=False)
-    return t
 
 # %% ../../nbs/09_human_proxy.ipynb #eff88d51
 def error_negatives(retriever, data:dict, pool:pd.DataFrame, share:float=1000 / 7514, n_max:int=100, seed:int=SEED)->pd.DataFrame:
@@ -167,14 +154,11 @@ def item_html(item:pd.Series)->str:
     "A proxy item as HTML: the context around a highlighted gap, then the three candidates."
     e = lambda s: html.escape(str(s))
     opts = ''.join(f'<li style="margin:.4em 0"><b>{c}</b>: {e(item[c])}</li>' for c in CHOICES)
-    return (f'<div style="max-width:52em;line-height:1.5"><p><b>{e(item["book"])}</b></p><p>{e(item["left"])} '
-            f'<mark style="background:#ffe58a">[ which candidate? ]</mark> {e(item["right"])}</p><ul style="list-style:none">{opts}</ul></div>')
+    return marked_html(f'<b>{e(item["book"])}</b>', item['left'], '[ which candidate? ]', item['right'], f'<ul style="list-style:none">{opts}</ul>')
 
 class ProxyAnnotator(SheetAnnotator):
     "The annotator for the proxy task: the context with the gap highlighted, and candidates A, B, C."
-    def __init__(self, folder:Path, annotator:str):
-        super().__init__(folder, annotator, CHOICES, 'choice', 'Which candidate did the critic quote?')
-    def render(self, item:pd.Series)->str: return item_html(item)
+    def __init__(self, folder:Path, annotator:str): super().__init__(folder, annotator, CHOICES, 'choice', 'Which candidate did the critic quote?', item_html)
 
 # %% ../../nbs/09_human_proxy.ipynb #f8a02506
 PAPER_TABLE4 = pd.DataFrame([('random', 0.00, 11.1, 22.2, None), ('humans', 0.68, 68.5, 0.5, 93.5)],
@@ -217,15 +201,8 @@ def random_panel_simulated(n_items:int, k:int=3, draws:int=1000, seed:int=SEED)-
 # %% ../../nbs/09_human_proxy.ipynb #03740001
 def analyse_proxy_set(folder:Path, key:pd.DataFrame, verbose:bool=True)->dict:
     "Human accuracy and agreement of an item set from its complete sheets (`complete` False, with a message, until there is one)."
-    sheets, say = read_sheets(folder, CHOICES, 'choice'), (print if verbose else (lambda *a: None))
-    prog = progress(sheets, 'choice')
-    done = {a: s for a, s in sheets.items() if prog.set_index('annotator').complete[a]}
-    if not done:
-        say(f'{Path(folder).name}: awaiting annotations ({", ".join(f"{r.annotator}: {r.labelled}/{r.items}" for r in prog.itertuples()) or "no sheets"} '
-            f'answered in {folder}).')
-        return dict(progress=prog, complete=False)
-    if len(done) < len(sheets): say(f'{Path(folder).name}: incomplete sheets left out: {sorted(set(sheets) - set(done))}.')
-    choices = labels_matrix(done, 'choice')
+    prog, choices = complete_sheets(folder, CHOICES, 'choice', verbose=verbose)
+    if choices is None: return dict(progress=prog, complete=False)
     answers = key.set_index('item').answer
     return dict(progress=prog, complete=True, choices=choices, agreement=human_agreement(choices, answers),
                 right=choices.eq(answers.loc[choices.index], axis=0))
@@ -254,13 +231,13 @@ def failure_cases(items:pd.DataFrame, key:pd.DataFrame, wrong:pd.DataFrame, # `p
     rows = []
     for i, r in m[sel].sort_values(['gold_rank'], ascending=False, kind='stable').head(n).iterrows():
         ctx = f"{it.at[i, 'left']} [masked quote] {it.at[i, 'right']}".strip()
-        words = set(tokenize(ctx)) - {'masked', 'quote'}
+        ctx_words = set(words(ctx)) - {'masked', 'quote'}
         gold, bad = it.at[i, k.at[i, 'answer']], it.at[i, r.choice]
         critic = k.at[i, 'id'].split('.')[1] if k.at[i, 'id'].count('.') >= 2 else ''
         rows.append({'fails': names[0], 'item': i, 'book': it.at[i, 'book'], 'critic': critic, 'surrounding context': ctx,
                      'correct candidate': f'[{names[1]}]: {gold}', 'incorrect candidate': f'[{names[0]}]: {bad}',
                      f'gold rank ({names[0]})': f'{int(r.gold_rank)} of {int(r.candidates)}',
-                     'context words in correct / incorrect': f'{len(words & set(tokenize(gold)))} / {len(words & set(tokenize(bad)))}'})
+                     'context words in correct / incorrect': f'{len(ctx_words & set(words(gold)))} / {len(ctx_words & set(words(bad)))}'})
     return pd.DataFrame(rows)
 
 # %% ../../nbs/09_human_proxy.ipynb #32703de5
@@ -279,24 +256,34 @@ def _write_set(folder:Path, name:str, items:pd.DataFrame, key:pd.DataFrame, anno
     kp = folder/'keys'/f'{name}.csv'
     if status.status.str.startswith('kept (sample changed)').any():     # the annotated items stay: keep their key too
         return status
-    write_csv(key, kp)
+    write_sheet(key, kp)
     return status
 
-def run_proxy(profile:str|Profile, n_items:int=200, annotators=('expert_1', 'expert_2', 'expert_3'), item_context:str='4/4',
-              error_rank_share:float=1000 / 7514, n_error:int=100, random_draws:int=1000, failures_per_side:int=3,
-              n_threads:int=2)->dict:
-    "Build the proxy item sets and sheets, score every model, fill Table 3's proxy column, and compute Tables 4 and 5."
+def proxy_column_path(profile:str|Profile)->Path:
+    "Table 3's proxy column as this stage writes it: model, L, R, params (the human row's) and proxy_acc."
+    return proxy_folder(profile)/'table3_proxy.csv'
+
+def read_proxy_column(profile:str|Profile)->pd.DataFrame|None:
+    "Table 3's proxy column (`proxy_column_path`), or None before this stage has run."
+    f = proxy_column_path(profile)
+    if not f.exists(): return None
+    return pd.read_csv(f, dtype={'L': 'Int64', 'R': 'Int64', 'params': str}, keep_default_na=False, na_values={'L': [''], 'R': [''], 'proxy_acc': ['']},
+                       float_precision='round_trip')
+
+def run_proxy(profile:str|Profile)->dict:
+    "Build the proxy item sets and sheets, score every Table 3 model, write Table 3's proxy column, and compute Tables 4 and 5."
     prof, P = get_profile(profile), paths(profile).ensure()
-    folder, (L, R) = proxy_folder(prof), parse_context(item_context)
+    hp = prof.human_proxy
+    annotators, random_draws, failures_per_side = hp.annotators, hp.random_draws, hp.failures_per_side
+    folder, (L, R) = proxy_folder(prof), parse_context(hp.item_context)
     test = load_relic(prof, 'test')
-    table3_path = P.results/'table3_retrieval.csv'
-    if not table3_path.exists(): raise FileNotFoundError(f'{table3_path} does not exist: run the 07_retrieval stage first.')
-    table3 = pd.read_csv(table3_path)
-    runs = model_retrievers(prof, table3, n_threads)
-    pool = proxy_pool(test, n_items, prof.seed, L, R)
+    have = [r for r in table3_runs(prof) if rank_path(prof, *r).exists()]
+    if not have: raise FileNotFoundError(f'No ranks files in {P.results/"ranks"}: run the 07_retrieval stage first.')
+    runs = model_retrievers(prof, have, prof.n_threads)
+    pool = proxy_pool(test, hp.n_items, prof.seed, L, R)
     all_single = proxy_pool(test, 10 ** 9, prof.seed, L, R)
     bm25 = next((r['retriever'] for r in runs if r['model'] == 'BM25' and (r['L'], r['R']) == (L, R) and r.get('retriever')), None)
-    if bm25 is None: raise FileNotFoundError(f'No tuned BM25 {item_context} in {P.results}: run the 07_retrieval stage first.')
+    if bm25 is None: raise FileNotFoundError(f'No tuned BM25 {hp.item_context} in {P.results}: run the 07_retrieval stage first.')
     items, key = make_items(test, hard_negatives(bm25, test, pool), 'BM25', 'P', L, R, prof.seed)
     status = {'bm25': _write_set(folder, 'bm25', items, key, annotators)}
     items, key = read_items(folder/'bm25'), read_key(folder, 'bm25')     # what the annotators have
@@ -320,16 +307,16 @@ def run_proxy(profile:str|Profile, n_items:int=200, annotators=('expert_1', 'exp
                                              note=f"mean of {random_draws} seeded draws (sd {ra['sd']}); this goes into Table 3"),
                                         dict(model='random', proxy_acc=ra['analytic'], items=len(key), note='analytic: 1/3')])], ignore_index=True)
     acc = acc.astype({'L': 'Int64', 'R': 'Int64', 'correct': 'Int64', 'items': 'Int64'})
-    fill = acc[~acc.note.fillna('').str.startswith(('one seeded', 'analytic'))][['model', 'L', 'R', 'proxy_acc']]
+    fill = pd.concat([acc[acc.note.fillna('').str.startswith('mean of')], acc[acc.model != 'random']], ignore_index=True)[['model', 'L', 'R', 'proxy_acc']]   # random first, as in Table 3
     # the error set, from dense-RELiC 4/4
     err = next((r for r in runs if r['model'] == 'dense-RELiC' and (r['L'], r['R']) == (4, 4)), None)
     err_key = None
     if err is None or err.get('skip'):
-        print('Error set: skipped: ' + (err['skip'] if err else 'no dense-RELiC 4/4 row in Table 3 (run the 08_dense_relic stage).'))
+        print('Error set: skipped: ' + (err['skip'] if err else 'no dense-RELiC 4/4 ranks (run the 08_dense_relic stage).'))
     else:
-        en = error_negatives(err['retriever'], test, all_single, error_rank_share, n_error, prof.seed)
+        en = error_negatives(err['retriever'], test, all_single, hp.error_rank_share, hp.n_error, prof.seed)
         print(f'Error set: {len(en)} of {len(all_single)} single-sentence test quotes have their gold ranked beyond '
-              f'{error_rank_share:.1%} of the candidates by dense-RELiC 4/4' + (f' (at most {n_error} kept)' if len(en) > n_error else ''))
+              f'{hp.error_rank_share:.1%} of the candidates by dense-RELiC 4/4' + (f' (at most {hp.n_error} kept)' if len(en) > hp.n_error else ''))
         if len(en):
             ei, ek = make_items(test, en, 'dense-RELiC', 'E', L, R, prof.seed)
             status['errors'] = _write_set(folder, 'errors', ei, ek, annotators)
@@ -338,14 +325,12 @@ def run_proxy(profile:str|Profile, n_items:int=200, annotators=('expert_1', 'exp
     sets = {'bm25': analyse_proxy_set(folder/'bm25', key)}
     if err_key is not None: sets['errors'] = analyse_proxy_set(folder/'errors', err_key)
     t4 = table4(sets, {s: len(read_items(folder/s)) for s in sets}, len(annotators), random_draws, prof.seed)
-    if sets['bm25']['complete']:
+    fill = fill.assign(params='')[['model', 'L', 'R', 'params', 'proxy_acc']]
+    if sets['bm25']['complete']:                                       # the human row of Table 3
         fill = pd.concat([fill, pd.DataFrame([dict(model=f'human annotators (majority of {sets["bm25"]["agreement"]["annotators"]})', L=L, R=R,
-                                                   proxy_acc=sets['bm25']['agreement']['majority accuracy %'])])], ignore_index=True)
-        t3 = pd.read_csv(table3_path)
-        if not (t3.model == fill.model.iloc[-1]).any():                # add the human row once, then fill it like the others
-            pd.concat([t3, pd.DataFrame([dict(model=fill.model.iloc[-1], L=L, R=R, params=f'{len(key)} items')])]).astype(
-                {'L': 'Int64', 'R': 'Int64'}).to_csv(table3_path, index=False)
-    table3 = fill_proxy_column(table3_path, fill)
+                                                   params=f'{len(key)} items', proxy_acc=sets['bm25']['agreement']['majority accuracy %'])])],
+                         ignore_index=True)
+    fill = fill.astype({'L': 'Int64', 'R': 'Int64'})
     # Table 5
     t5 = []
     good, good_name = seen.get(('dense-RELiC', L, R)), 'dense-RELiC'
@@ -360,9 +345,9 @@ def run_proxy(profile:str|Profile, n_items:int=200, annotators=('expert_1', 'exp
         hr = sets['errors']['right'] if sets['errors']['complete'] else None
         t5.append(failure_cases(read_items(folder/'errors'), err_key, ep, None, ('dense-RELiC', 'Human' if hr is not None else 'gold'), hr, failures_per_side))
     t5 = pd.concat(t5, ignore_index=True) if t5 else pd.DataFrame()
-    folder.mkdir(parents=True, exist_ok=True)
-    acc.to_csv(folder/'model_accuracy.csv', index=False)
-    (pd.concat(picks, ignore_index=True).astype({'L': 'Int64', 'R': 'Int64'}) if picks else pd.DataFrame()).to_csv(folder/'model_picks.csv', index=False)
-    t4.to_csv(P.results/'table4_agreement.csv', index=False); t5.to_csv(P.results/'table5_failures.csv', index=False)
-    return dict(items=items, key=key, status=status, accuracy=acc, random=ra, table3=table3, sets=sets, table4=t4, table5=t5,
+    write_csv(acc, folder/'model_accuracy.csv')
+    write_csv(pd.concat(picks, ignore_index=True).astype({'L': 'Int64', 'R': 'Int64'}) if picks else pd.DataFrame(), folder/'model_picks.csv')
+    write_csv(fill, proxy_column_path(prof))
+    write_csv(t4, P.results/'table4_agreement.csv'); write_csv(t5, P.results/'table5_failures.csv')
+    return dict(items=items, key=key, status=status, accuracy=acc, random=ra, proxy_column=fill, sets=sets, table4=t4, table5=t5,
                 picks=seen, pool=len(pool), single=len(all_single), error_key=err_key, folder=folder)

@@ -4,19 +4,18 @@
 
 # %% ../../nbs/06a_quote_types.ipynb #d4c8705c
 from __future__ import annotations
-import html, os, re
+import html
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..config import SEED, Profile, get_profile, paths
+from ..config import SEED, Profile, get_profile, paths, stage_settings, write_csv
+from ..annotation import complete_sheets, fleiss_kappa, label_aliases, marked_html, read_items, SheetAnnotator, write_sheets
 from .windows import load_relic
 
 # %% auto #0
-__all__ = ['QUOTE_TYPES', 'PAPER_TYPE_COUNTS', 'ITEMS_FILE', 'INSTRUCTIONS', 'AnnotationError', 'label_aliases', 'windows_frame',
-           'stratified_sample', 'quote_type_items', 'sheet_path', 'write_csv', 'write_sheets', 'read_items',
-           'read_sheet', 'read_sheets', 'progress', 'labels_matrix', 'SheetAnnotator', 'window_html',
-           'QuoteTypeAnnotator', 'majority_labels', 'type_distribution', 'type_examples', 'fleiss_kappa', 'agreement',
-           'annotation_folder', 'analyse_quote_types', 'run_quote_types']
+__all__ = ['QUOTE_TYPES', 'PAPER_TYPE_COUNTS', 'INSTRUCTIONS', 'HELD_OUT', 'windows_frame', 'stratified_sample',
+           'quote_type_items', 'window_html', 'QuoteTypeAnnotator', 'majority_labels', 'type_distribution',
+           'type_examples', 'agreement', 'annotation_folder', 'analyse_quote_types', 'run_quote_types']
 
 # %% ../../nbs/06a_quote_types.ipynb #00da32dc
 QUOTE_TYPES = {   # label -> (name, definition shown to annotators; after the paper's section 2.3)
@@ -32,15 +31,6 @@ QUOTE_TYPES = {   # label -> (name, definition shown to annotators; after the pa
 }
 PAPER_TYPE_COUNTS = {'claim': 151, 'paraphrase': 31, 'misc': 18}   # of 200, the text of section 2.3
 
-class AnnotationError(ValueError): "An annotation sheet is malformed or missing; the message names the file, the rows and what to do."
-
-def label_aliases(types:dict)->dict[str, str]:
-    "Every accepted spelling (lower case) of each label: the label, its name, the name's first word, the label's first letter (when unambiguous)."
-    cands = {}
-    for key, (name, _) in types.items():
-        for a in {key, name, re.split(r'[\s]+', name)[0], re.split(r'[\s\-]+', name)[0], key[0]}:
-            cands.setdefault(a.strip().lower(), set()).add(key)
-    return {a: next(iter(k)) for a, k in cands.items() if len(k) == 1}
 
 # %% ../../nbs/06a_quote_types.ipynb #983e79bf
 def windows_frame(data:dict, # a RELiC-format split (`windows.load_relic`)
@@ -78,188 +68,15 @@ def quote_type_items(windows:pd.DataFrame, n:int=200, seed:int=SEED)->pd.DataFra
     s.insert(0, 'item', [f'QT{i + 1:0{width}d}' for i in range(len(s))])
     return s[['item', 'window', 'split', 'book', 'critic', 'n', 'left', 'quote', 'right']]
 
-# %% ../../nbs/06a_quote_types.ipynb #db4121a7
-ITEMS_FILE = 'items.csv'
-
-def sheet_path(folder:Path, annotator:str)->Path:
-    "The sheet of one annotator in an annotation folder."
-    if not re.fullmatch(r'[A-Za-z0-9_\-]+', str(annotator)):
-        raise ValueError(f'An annotator name is letters, digits, "_" or "-" (it becomes a file name), not {annotator!r}.')
-    return Path(folder)/f'sheet_{annotator}.csv'
-
-def _read_csv(path:Path)->pd.DataFrame:
-    return pd.read_csv(path, dtype=str, keep_default_na=False, encoding='utf-8-sig')
-
-def write_csv(df:pd.DataFrame, path:Path)->Path:
-    "Write a CSV atomically (a temporary file renamed into place), UTF-8 with a BOM so spreadsheets read it right."
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f'.{path.name}.{os.getpid()}.tmp')
-    df.to_csv(tmp, index=False, encoding='utf-8-sig'); os.replace(tmp, path)
-    return path
-
-def _labelled(path:Path, column:str)->int:
-    "How many rows of a sheet file hold something in `column` (0 for an unreadable sheet)."
-    try: df = _read_csv(path)
-    except Exception: return 0
-    return int((df[column].str.strip() != '').sum()) if column in df else 0
-
-def write_sheets(items:pd.DataFrame, # one row per item, an `item` id column first
-                 folder:Path, annotators, column:str='label', instructions:str|None=None)->pd.DataFrame:
-    "Write `items.csv` and a blank sheet per annotator; a sheet holding labels is never overwritten. Returns what was done per annotator."
-    folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
-    paths_ = {a: sheet_path(folder, a) for a in annotators}
-    items = items.astype(str)
-    new = items.to_csv(index=False)
-    f = folder/ITEMS_FILE
-    same = f.exists() and _read_csv(f).to_csv(index=False) == new
-    started = {p.stem[6:]: _labelled(p, column) for p in sorted(folder.glob('sheet_*.csv'))}
-    if f.exists() and not same and any(started.values()):
-        print(f'WARNING: the items drawn now differ from {f}, and sheets there already hold labels '
-              f'({", ".join(f"{a}: {k}" for a, k in started.items() if k)}). Nothing in {folder} was changed, and the analysis '
-              f'uses the annotated items. To annotate the new sample, move that folder away and rerun this stage.')
-        return pd.DataFrame([dict(annotator=a, sheet=str(p), status='kept (sample changed)') for a, p in paths_.items()])
-    write_csv(items, f)
-    if instructions: (folder/'README.md').write_text(instructions, encoding='utf-8')
-    rows = []
-    for a, p in paths_.items():
-        if same and p.exists() and started.get(a):
-            rows.append(dict(annotator=a, sheet=str(p), status=f'kept ({started[a]} labelled)')); continue
-        write_csv(items.assign(**{column: '', 'note': ''}), p)
-        rows.append(dict(annotator=a, sheet=str(p), status='written'))
-    return pd.DataFrame(rows)
-
-# %% ../../nbs/06a_quote_types.ipynb #692adf9e
-def read_items(folder:Path)->pd.DataFrame:
-    "The items of an annotation folder."
-    f = Path(folder)/ITEMS_FILE
-    if not f.exists(): raise AnnotationError(f'{f} does not exist: run the stage that draws the items first.')
-    return _read_csv(f)
-
-def read_sheet(path:Path, items:list[str], # the item ids of items.csv
-               types:dict, column:str='label')->pd.DataFrame:
-    "One annotator's sheet, checked: columns item, `column` (the label, None while blank) and note, in the order of `items`."
-    path = Path(path)
-    if not path.exists(): raise AnnotationError(f'{path} does not exist: write the sheets first (or check the annotator name).')
-    df = _read_csv(path)
-    for c in ('item', column):
-        if c not in df: raise AnnotationError(f'{path} has no {c!r} column (its columns: {list(df.columns)}): start again from a fresh sheet.')
-    ids = df['item'].str.strip()
-    dup = ids[ids.duplicated(keep=False)]
-    if len(dup): raise AnnotationError(f'{path}: item(s) {sorted(set(dup))[:5]} appear more than once (rows {[i + 2 for i in dup.index][:10]}): keep one row per item.')
-    missing, extra = [i for i in items if i not in set(ids)], sorted(set(ids) - set(items))
-    if missing: raise AnnotationError(f'{path} lacks {len(missing)} item(s) of {ITEMS_FILE}, e.g. {missing[:5]}: restore those rows (copy them from {ITEMS_FILE}).')
-    if extra: raise AnnotationError(f'{path} has {len(extra)} item id(s) that are not in {ITEMS_FILE}, e.g. {extra[:5]}: is it a sheet of another sample?')
-    aliases = label_aliases(types)
-    raw = df[column].str.strip()
-    bad = [(i + 2, ids[i], v) for i, v in raw.items() if v and v.lower() not in aliases]
-    if bad:
-        allowed = ', '.join(f'{k} ({name})' for k, (name, _) in types.items())
-        raise AnnotationError(f'{path}: {len(bad)} unknown label(s): ' + '; '.join(f'row {r} (item {i}): {v!r}' for r, i, v in bad[:5]) +
-                              f'. Use one of: {allowed}.')
-    out = pd.DataFrame({'item': ids, column: pd.Series([aliases[v.lower()] if v else None for v in raw], index=ids.index, dtype=object),
-                        'note': df['note'].str.strip() if 'note' in df else ''})
-    return out.set_index('item').loc[list(items)].reset_index()
-
-def read_sheets(folder:Path, types:dict, column:str='label')->dict[str, pd.DataFrame]:
-    "Every `sheet_*.csv` of an annotation folder, checked, by annotator."
-    items = read_items(folder)['item'].tolist()
-    return {p.stem[6:]: read_sheet(p, items, types, column) for p in sorted(Path(folder).glob('sheet_*.csv'))}
-
-def progress(sheets:dict[str, pd.DataFrame], column:str='label')->pd.DataFrame:
-    "How far each annotator has got."
-    return pd.DataFrame([dict(annotator=a, labelled=int(s[column].notna().sum()), items=len(s), complete=bool(s[column].notna().all()))
-                         for a, s in sheets.items()], columns=['annotator', 'labelled', 'items', 'complete'])
-
-def labels_matrix(sheets:dict[str, pd.DataFrame], column:str='label')->pd.DataFrame:
-    "Items x annotators: each annotator's label."
-    return pd.DataFrame({a: s.set_index('item')[column] for a, s in sheets.items()})
-
-# %% ../../nbs/06a_quote_types.ipynb #3f206af7
-class SheetAnnotator:
-    "A JupyterLab annotator (ipywidgets) for one sheet: shows an item, offers the choices, saves each choice to the CSV at once."
-    def __init__(self, folder:Path, annotator:str, types:dict, column:str='label', title:str=''):
-        self.folder, self.path, self.types, self.column, self.title = Path(folder), sheet_path(folder, annotator), types, column, title
-        self.items = read_items(folder)
-        read_sheet(self.path, self.items['item'].tolist(), types, column)        # checks the sheet (raises on problems)
-        self.raw = _read_csv(self.path)
-        if 'note' not in self.raw: self.raw['note'] = ''
-        self.row = {i: k for k, i in enumerate(self.raw['item'].str.strip())}
-        self.aliases = label_aliases(types)
-        self.raw[column] = [self.aliases.get(v.strip().lower(), '') for v in self.raw[column]]   # canonical labels
-        self._build()
-        self.goto(self.next_unlabelled(-1) if self.labelled < len(self.items) else 0)
-
-    def render(self, item:pd.Series)->str:
-        "The item as HTML (subclasses show their own items)."
-        return '<pre>' + html.escape(item.to_string()) + '</pre>'
-
-    def _build(self):
-        import ipywidgets as w
-        self.header, self.body, self.status = w.HTML(), w.HTML(), w.HTML()
-        legend = ''.join(f'<li><b>{html.escape(name)}</b> (<code>{k}</code>): {html.escape(d)}</li>' for k, (name, d) in self.types.items())
-        self.legend = w.HTML(f'<ul style="line-height:1.3">{legend}</ul>')
-        self.choice = w.RadioButtons(options=[(name, k) for k, (name, _) in self.types.items()], value=None, layout=w.Layout(width='auto'))
-        self.note = w.Text(placeholder='note (optional)', continuous_update=False, layout=w.Layout(width='60%'))
-        self.buttons = [w.Button(description=d) for d in ('◀ previous', 'next ▶', 'next unlabelled ⏭')]
-        for b, f in zip(self.buttons, (lambda _: self.goto(self.i - 1), lambda _: self.goto(self.i + 1),
-                                       lambda _: self.goto(self.next_unlabelled(self.i)))): b.on_click(f)
-        self.choice.observe(lambda ch: self._loading or ch['new'] is None or self.choose(ch['new']), names='value')
-        self.note.observe(lambda ch: self._loading or self.choose(self.raw.at[self.row[self.item_id], self.column] or None, ch['new']), names='value')
-        self.widget = w.VBox([self.header, self.body, self.legend, self.choice, self.note, w.HBox(self.buttons), self.status])
-        self._loading = False
-
-    @property
-    def labelled(self)->int: return int((self.raw[self.column] != '').sum())
-    @property
-    def item_id(self)->str: return self.items['item'].iloc[self.i]
-
-    def next_unlabelled(self, after:int)->int:
-        "Index of the first unlabelled item after `after` (wrapping round); `after` itself when all are labelled."
-        order = [(after + k) % len(self.items) for k in range(1, len(self.items) + 1)]
-        return next((j for j in order if self.raw.at[self.row[self.items['item'].iloc[j]], self.column] == ''), after)
-
-    def goto(self, i:int):
-        "Show item `i` (clipped to the items)."
-        self.i = int(min(max(i, 0), len(self.items) - 1))
-        r = self.raw.loc[self.row[self.item_id]]
-        self._loading = True
-        self.choice.value, self.note.value = (r[self.column] or None), r['note']
-        self._loading = False
-        self._header()
-        self.body.value = self.render(self.items.iloc[self.i])
-        return self
-
-    def choose(self, label:str|None, note:str|None=None):
-        "Record a label (and note) for the current item and save the sheet."
-        if label is not None and label not in self.types: raise ValueError(f'{label!r} is not one of {list(self.types)}')
-        k = self.row[self.item_id]
-        self.raw.at[k, self.column] = label or ''
-        if note is not None: self.raw.at[k, 'note'] = note
-        write_csv(self.raw, self.path)
-        self.status.value = f'saved {self.item_id}: {label or "(no label)"}'
-        self._header()
-        return self
-
-    def _header(self):
-        self.header.value = (f'<h4>{html.escape(self.title)} item {self.i + 1} of {len(self.items)} ({html.escape(self.item_id)}); '
-                             f'{self.labelled} labelled; sheet <code>{html.escape(str(self.path))}</code></h4>')
-
-    def _ipython_display_(self):
-        from IPython.display import display
-        display(self.widget)
-
+# %% ../../nbs/06a_quote_types.ipynb #f15ec5e7
 def window_html(item:pd.Series)->str:
     "A window as HTML: the critic's context with the quotation highlighted."
     e = lambda s: html.escape(str(s))
-    return (f'<div style="max-width:52em;line-height:1.5"><p><b>{e(item["book"])}</b>, quoted by <i>{e(item["critic"])}</i> '
-            f'({e(item["split"])} split)</p><p>{e(item["left"])} <mark style="background:#ffe58a">{e(item["quote"])}</mark> '
-            f'{e(item["right"])}</p></div>')
+    return marked_html(f'<b>{e(item["book"])}</b>, quoted by <i>{e(item["critic"])}</i> ({e(item["split"])} split)', item['left'], item['quote'], item['right'])
 
 class QuoteTypeAnnotator(SheetAnnotator):
     "The annotator for quote types: the window with its quotation highlighted, and the three types."
-    def __init__(self, folder:Path, annotator:str):
-        super().__init__(folder, annotator, QUOTE_TYPES, 'label', 'How is the quotation used?')
-    def render(self, item:pd.Series)->str: return window_html(item)
+    def __init__(self, folder:Path, annotator:str): super().__init__(folder, annotator, QUOTE_TYPES, 'label', 'How is the quotation used?', window_html)
 
 # %% ../../nbs/06a_quote_types.ipynb #99573494
 def majority_labels(labels:pd.DataFrame)->pd.Series:
@@ -298,15 +115,6 @@ def type_examples(items:pd.DataFrame, labels:pd.DataFrame, per_type:int=1, seed:
                          'preceding context, primary source quotation, subsequent context': f'{r["left"]} [{r["quote"]}] {r["right"]}'.strip()})
     return pd.DataFrame(rows, columns=['quote type', 'item', 'book', 'critic', 'agreeing', 'preceding context, primary source quotation, subsequent context'])
 
-def fleiss_kappa(labels:pd.DataFrame, categories:list|None=None)->float:
-    "Fleiss' kappa of items x raters labels (statsmodels)."
-    from statsmodels.stats import inter_rater
-    cats = list(categories) if categories is not None else sorted(set(labels.values.ravel()))
-    codes = labels.apply(lambda c: c.map({k: j for j, k in enumerate(cats)})).to_numpy()
-    if np.isnan(codes.astype(float)).any(): raise ValueError(f'labels outside {cats}')
-    table, _ = inter_rater.aggregate_raters(codes.astype(int), n_cat=len(cats))
-    return float(inter_rater.fleiss_kappa(table, method='fleiss'))
-
 def agreement(labels:pd.DataFrame, types:dict=QUOTE_TYPES)->pd.DataFrame:
     "Agreement of the annotators: all-agree share, Cohen's kappa (two annotators) or Fleiss' kappa (three or more), mean pairwise Cohen's kappa."
     from itertools import combinations
@@ -326,18 +134,12 @@ def annotation_folder(profile:str|Profile)->Path:
 
 def analyse_quote_types(folder:Path, examples_per_type:int=1, seed:int=SEED, verbose:bool=True)->dict:
     "Tables from the complete sheets of an annotation folder (`complete` False, and a message, until there is one)."
-    sheets, say = read_sheets(folder, QUOTE_TYPES), (print if verbose else (lambda *a: None))
-    prog = progress(sheets)
-    done = {a: s for a, s in sheets.items() if prog.set_index('annotator').complete[a]}
-    if not done:
-        say(f'Quote types: awaiting annotations ({", ".join(f"{r.annotator}: {r.labelled}/{r.items}" for r in prog.itertuples()) or "no sheets"} '
-            f'labelled in {folder}).')
-        return dict(progress=prog, complete=False)
-    if len(done) < len(sheets): say(f'Quote types: incomplete sheets left out: {sorted(set(sheets) - set(done))}.')
-    labels = labels_matrix(done)
+    say = print if verbose else (lambda *a: None)
+    prog, labels = complete_sheets(folder, QUOTE_TYPES, 'label', 'Quote types', verbose)
+    if labels is None: return dict(progress=prog, complete=False)
     out = dict(progress=prog, complete=True, labels=labels, distribution=type_distribution(labels),
                examples=type_examples(read_items(folder), labels, examples_per_type, seed))
-    if len(done) >= 2: out['agreement'] = agreement(labels)
+    if labels.shape[1] >= 2: out['agreement'] = agreement(labels)
     else: say('Quote types: one complete sheet, so no agreement yet.')
     return out
 
@@ -355,20 +157,22 @@ In JupyterLab, `from relic_nb.relic.quote_types import QuoteTypeAnnotator; Quote
 shows one item at a time and saves each choice to your sheet.
 """
 
-def run_quote_types(profile:str|Profile, n_items:int=200, annotators=('annotator_1', 'annotator_2'),
-                    examples_per_type:int=1, splits=('val', 'test'))->dict:
-    "Draw the held-out sample, write the sheets, and compute the tables from whatever sheets are complete."
+HELD_OUT = ('val', 'test')   # the splits of novels never seen in training: the windows sampled
+
+def run_quote_types(profile:str|Profile)->dict:
+    "Draw the held-out sample, write the sheets and `quote_type_sample.csv`, and the tables of whatever sheets are complete."
     prof, P = get_profile(profile), paths(profile).ensure()
-    held = pd.concat([windows_frame(load_relic(prof, s), s) for s in splits], ignore_index=True)
-    items = quote_type_items(held, n_items, prof.seed)
+    s = prof.quote_types
+    held = pd.concat([windows_frame(load_relic(prof, split), split) for split in HELD_OUT], ignore_index=True)
+    items = quote_type_items(held, s.n_items, prof.seed)
     folder = annotation_folder(prof)
-    status = write_sheets(items, folder, annotators, 'label', INSTRUCTIONS)
+    status = write_sheets(items, folder, s.annotators, 'label', INSTRUCTIONS)
     per_book = (held.groupby(['split', 'book']).size().rename('held-out windows').to_frame()
                 .join(items.groupby(['split', 'book']).size().rename('sampled')).fillna(0).astype(int).reset_index())
-    per_book.to_csv(P.results/'quote_type_sample.csv', index=False)
-    res = analyse_quote_types(folder, examples_per_type, prof.seed)
+    write_csv(per_book, P.results/'quote_type_sample.csv')
+    res = analyse_quote_types(folder, s.examples_per_type, prof.seed)
     if res['complete']:
-        res['distribution'].to_csv(P.results/'table2_quote_types.csv', index=False)
-        res['examples'].to_csv(P.results/'table2_examples.csv', index=False)
-        if 'agreement' in res: res['agreement'].to_csv(P.results/'quote_type_agreement.csv', index=False)
+        write_csv(res['distribution'], P.results/'quote_types_distribution.csv')
+        write_csv(res['examples'], P.results/'quote_types_examples.csv')
+        if 'agreement' in res: write_csv(res['agreement'], P.results/'quote_types_agreement.csv')
     return dict(res, items=read_items(folder), sheets=status, sample=per_book, heldout=held, folder=folder)
