@@ -9,13 +9,14 @@ from collections import defaultdict
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..config import SEED, Profile, autocast, check_precision, get_profile, inference_precision, paths, set_seed, write_json
+from ..config import SEED, Profile, autocast, check_precision, get_profile, inference_precision, paths, set_seed
+from ..config import atomic_path, stage_settings, write_csv, write_json
 from .data import GandalfData, load_gandalf, gandalf_corpus, book_paragraphs, replace_names, group_of
 
 # %% auto #0
 __all__ = ['COLUMNS', 'SMOLLM2_GGUF', 'column_of', 'pairs', 'Baseline', 'evaluate', 'accuracy_table', 'RandomBaseline',
            'TfidfBaseline', 'smollm2_folder', 'load_causal_lm', 'continuation_logprobs', 'read_book', 'QueryOnlyLM',
-           'BookMemoryLM', 'sample_questions', 'pick_books']
+           'BookMemoryLM', 'sample_questions', 'pick_books', 'plot_accuracy_by_level', 'run_gandalf_baselines']
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #bc72c75e
 COLUMNS = ['Name2Desc', 'Desc2Name', 'Name2Desc-Rep', 'Desc2Name-Rep']
@@ -112,7 +113,7 @@ def load_causal_lm(name:str='smollm2-135m', cache:Path|None=None, # where the fp
     if name in ('smollm2-135m', 'tiny-random-llama'):
         if not (tok_dir/'tokenizer_config.json').exists():
             tok = AutoTokenizer.from_pretrained(smollm2_folder(), gguf_file=SMOLLM2_GGUF)
-            tmp = tok_dir.with_name(tok_dir.name + '.tmp'); tok.save_pretrained(tmp); tmp.rename(tok_dir)
+            with atomic_path(tok_dir) as tmp: tok.save_pretrained(tmp)
         tok = AutoTokenizer.from_pretrained(tok_dir)
         if name == 'tiny-random-llama':
             from transformers import LlamaConfig, LlamaForCausalLM
@@ -125,7 +126,7 @@ def load_causal_lm(name:str='smollm2-135m', cache:Path|None=None, # where the fp
                 m = AutoModelForCausalLM.from_pretrained(smollm2_folder(), gguf_file=SMOLLM2_GGUF, dtype=torch.float32)
                 m.hf_quantizer = None
                 if hasattr(m.config, 'quantization_config'): del m.config.quantization_config
-                tmp = fp32.with_name(fp32.name + '.tmp'); m.save_pretrained(tmp); tmp.rename(fp32)
+                with atomic_path(fp32) as tmp: m.save_pretrained(tmp)
             m = AutoModelForCausalLM.from_pretrained(fp32, dtype=torch.float32)
     else:
         tok = AutoTokenizer.from_pretrained(name)
@@ -254,7 +255,8 @@ class BookMemoryLM(QueryOnlyLM):
         t = time.time()
         with self.autocast(): past, pos, n = read_book(self.model, self.tok, text, self.segment, self.mem_len, self.max_tokens)
         self.tokens_read += n; self.seconds += time.time() - t
-        if f is not None: f.parent.mkdir(parents=True, exist_ok=True); torch.save((past, pos, n), f)
+        if f is not None:
+            with atomic_path(f) as tmp: torch.save((past, pos, n), tmp)
         return past, pos
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #c6592446
@@ -279,3 +281,66 @@ def pick_books(data:GandalfData, n:int=0, seed:int=SEED)->list[str]:
         k = n // 2 + (n % 2 if i == 0 else 0)
         out += rng.sample(sorted(b.book), min(k, len(b)))
     return sorted(out)
+
+# %% ../../nbs/11_gandalf_baselines.ipynb #3216b709
+def plot_accuracy_by_level(t4:pd.DataFrame, # Table 4: accuracy per model and level, a column per task variant
+                           path:Path, title:str='GANDALF-PD accuracy by level')->Path:
+    "Bars of accuracy by referential level, one panel per column and one bar per model, with chance (10%) dashed; saved to `path`."
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 4, figsize=(14, 3.4), sharey=True)
+    for ax, col in zip(axes, COLUMNS):
+        for k, (m, g) in enumerate(t4.groupby('model', sort=False)):
+            if col in g: ax.bar(g.level + (k - 1.5) * 0.2, g[col], width=0.2, label=m)
+        ax.axhline(10, color='grey', lw=0.8, ls='--'); ax.set_title(col); ax.set_xlabel('referential level'); ax.set_xticks([1, 2, 3, 4])
+    axes[0].set_ylabel('accuracy (%)'); axes[-1].legend(fontsize=8)
+    fig.suptitle(title); fig.tight_layout()
+    with atomic_path(path) as tmp: fig.savefig(tmp, dpi=120, format='png')
+    plt.close(fig)
+    return Path(path)
+
+def run_gandalf_baselines(profile:str|Profile, progress:bool=True)->dict:
+    "Run random, TF-IDF and the two LM baselines on the questions of 10_gandalf_data; write Tables 3-4, every answer and the figure."
+    import torch
+    prof = get_profile(profile); P = paths(prof).ensure(); s = prof.gandalf_baselines
+    set_seed(prof.seed); torch.set_num_threads(prof.n_threads)
+    precision = prof.precision; check_precision(precision)
+    xl_model = s.xl_model or s.lm_model
+    data = load_gandalf(prof)
+    corpus, tags = gandalf_corpus(prof)
+    pars = {}
+    def book_text(book, rep):
+        "The book's paragraphs (name-replaced for -Rep), kept in memory for the stage."
+        if (book, rep) not in pars:
+            plain = pars.get((book, False)) or book_paragraphs(corpus, prof, book)
+            pars[(book, False)] = plain
+            if rep: pars[(book, True)] = [replace_names(p, data.tables[book]) for p in plain]
+        return pars[(book, rep)]
+    qs, timings = data.questions, {}
+    t = time.time(); res_random = evaluate(RandomBaseline(), qs, progress=progress); timings['random'] = time.time() - t
+    t = time.time(); res_tfidf = evaluate(TfidfBaseline(), qs, book_text, progress=progress); timings['tfidf'] = time.time() - t
+    lm, tok = load_causal_lm(s.lm_model, P.cache)
+    t = time.time(); lm_qs = sample_questions(qs, s.lm_questions)
+    res_lm = evaluate(QueryOnlyLM(lm, tok, s.lm_model, precision), lm_qs, progress=progress); timings['lm_query_only'] = time.time() - t
+    lm_tokens = sum(len(tok(f'{n}: {d}', add_special_tokens=False)['input_ids']) for q in lm_qs for n, d in pairs(q))
+    if xl_model != s.lm_model: lm, tok = load_causal_lm(xl_model, P.cache)
+    xl_book_list = pick_books(data, s.xl_books)
+    xl = BookMemoryLM(lm, tok, xl_model, s.xl_segment, s.xl_memory, s.xl_max_tokens or None, P.cache/'gandalf_memory', precision)
+    t = time.time(); xl_qs = sample_questions(qs, s.lm_questions, xl_book_list)
+    res_xl = evaluate(xl, xl_qs, book_text, progress=progress); timings['lm_book_memory'] = time.time() - t
+    results = pd.concat([res_random, res_tfidf, res_lm, res_xl], ignore_index=True)
+    notes = {'random': 'all questions', 'tfidf': 'all questions',
+             'lm_query_only': f"{s.lm_questions or 'all'} questions per column (seeded sample); {precision}",
+             'lm_book_memory': (f"{len(xl_book_list)} books ({', '.join(xl_book_list)}); first {s.xl_max_tokens or 'all'} tokens of each read in "
+                                f"{s.xl_segment}-token segments with a {s.xl_memory}-token memory; {s.lm_questions or 'all'} questions per column; {precision}")}
+    t3 = pd.concat([accuracy_table(results).assign(group='all'),
+                    accuracy_table(results, ['model', 'model_id', 'group'])], ignore_index=True)
+    t3['bound'] = t3.model.map(notes)
+    t3 = t3[['model', 'model_id', 'group'] + [c for c in t3.columns if c not in ('model', 'model_id', 'group')]]
+    t4 = accuracy_table(results, ['model', 'model_id', 'level']).sort_values(['model', 'level'])
+    write_csv(t3, P.results/'gandalf_table3.csv'); write_csv(t4, P.results/'gandalf_table4_levels.csv')
+    write_csv(results, P.processed/'gandalf'/'baseline_answers.csv')
+    fig = plot_accuracy_by_level(t4, P.figures/'gandalf_accuracy_by_level.png',
+                                 f'GANDALF-PD accuracy by level ({prof.name}; LM rows on samples, see gandalf_table3.csv)')
+    return dict(table3=t3, table4=t4, answers=results, questions=qs, lm_questions=lm_qs, xl_questions=xl_qs, xl_books=xl_book_list,
+                runs={'random': res_random, 'tfidf': res_tfidf, 'lm_query_only': res_lm, 'lm_book_memory': res_xl},
+                lm_tokens=lm_tokens, xl_tokens_read=xl.tokens_read, xl_seconds=xl.seconds, timings=timings, precision=precision, figure=fig)

@@ -9,17 +9,17 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field, asdict
 from pathlib import Path
 import pandas as pd
-from ..config import SEED, Profile, get_profile, paths, write_json
-from ..corpus import Corpus, Mirror, load_works, has_role, decode_text, strip_gutenberg, load_text, MissingText
+from ..config import SEED, Profile, get_profile, paths, stage_settings, write_csv, write_json
+from ..corpus import Corpus, has_role, decode_text, strip_gutenberg, load_text, MissingText
 
 # %% auto #0
 __all__ = ['BOOK_TAGS', 'ZOLA_TITLES', 'TITLES', 'PARTICLES', 'PARSERS', 'REFERENCE', 'fold', 'title_key', 'source_of',
            'name_words', 'Names', 'name_terms', 'Entry', 'paragraphs_of', 'parse_zola', 'parse_balzac', 'parse_brewer',
-           'gandalf_fixtures', 'reference_entries', 'book_paragraphs', 'book_characters', 'word_counts', 'is_ambiguous',
-           'keep_characters', 'split_sentences', 'term_regex', 'find_mentions', 'base_descriptions',
-           'derived_description', 'build_book', 'make_questions', 'replacement_tables', 'replace_names', 'rep_question',
-           'GandalfData', 'group_of', 'build_gandalf', 'gandalf_corpus', 'gandalf_dir', 'save_gandalf', 'load_gandalf',
-           'table1_levels', 'table2_books']
+           'reference_entries', 'book_paragraphs', 'book_characters', 'word_counts', 'is_ambiguous', 'keep_characters',
+           'split_sentences', 'term_regex', 'find_mentions', 'base_descriptions', 'derived_description', 'build_book',
+           'make_questions', 'replacement_tables', 'replace_names', 'rep_question', 'GandalfData', 'group_of',
+           'build_gandalf', 'gandalf_corpus', 'gandalf_dir', 'save_gandalf', 'load_gandalf', 'table1_levels',
+           'table2_books', 'replacements_table', 'run_gandalf_data']
 
 # %% ../../nbs/10_gandalf_data.ipynb #befffd60
 _PUNCT = str.maketrans({'’': "'", '‘': "'", '“': '"', '”': '"', '—': '--', '–': '-', '\u00a0': ' ', 'Æ': 'AE', 'æ': 'ae', 'Œ': 'OE', 'œ': 'oe'})
@@ -233,91 +233,6 @@ def parse_brewer(text:str)->list[Entry]:
             start = c.end()
         entries.append(e); prev = name_terms(e.head, e.given).display
     return entries
-
-# %% ../../nbs/10_gandalf_data.ipynb #225819f6
-_FX_FIRST = ['Orsolin', 'Brevaud', 'Malvine', 'Thibaude', 'Corentin', 'Ysaure', 'Gaspardin', 'Leocadie', 'Ambroisine', 'Fulcran',
-             'Hermance', 'Quirin', 'Sidonine', 'Venerand', 'Aldegonde', 'Philomen', 'Rosalba', 'Eudoxie', 'Macaire', 'Clotaire',
-             'Anselmine', 'Bertrande', 'Cyprienne', 'Dieudonne', 'Ermengarde', 'Florimond', 'Gontran', 'Hilarion', 'Isaure', 'Josserin',
-             'Ladislas', 'Melusine', 'Norbertine', 'Onesime', 'Pancrace', 'Radegonde']
-_FX_LAST = ['Vaudrelle', 'Castagnol', 'Mirebeau', 'Pradelin', 'Sauveterre', 'Chambrelan', 'Ferrandou', 'Lescarbot', 'Montbrison',
-            'Tarragnac', 'Delorme', 'Gravelotte', 'Bouchardy', 'Rimbaudel', 'Courtenac', 'Falgayrac', 'Verneuil', 'Marsollier', 'Pelissac', 'Quercy',
-            'Abeillard', 'Bastidou', 'Cazenove', 'Dufrechou', 'Escoubet', 'Fontarabie', 'Guilhermet', 'Hourtoule', 'Izarnac', 'Jolibois',
-            'Kerouvel', 'Lapeyrouse', 'Mauvoisin', 'Noguerole', 'Ortolan', 'Pradinas']
-_FX_TRAITS = ['a miller of great strength', 'a widow who kept the inn', 'a notary fond of music', 'a young painter without money',
-              'an old soldier of the Empire', 'a pious lace-maker', 'a gambler always in debt', 'a schoolmaster who wrote verses',
-              'a rich grain merchant', 'a gardener who grew melons', 'a clerk at the town hall', 'a shepherd on the hills',
-              'a seamstress with a sharp tongue', 'a doctor who distrusted priests', 'a poacher feared by the keepers']
-_FX_EVENTS = ['lost a fortune at cards', 'was wounded in the war', 'married against the wishes of the family',
-              'fled to the coast one winter', 'won a prize at the fair', 'was accused of theft and acquitted',
-              'built a house by the river', 'fell ill after the flood', 'sold the vineyard', 'kept a secret for twenty years']
-
-def _fx_cast(rng, n, offset):
-    "n invented characters (first, last, trait, event) with distinct first names."
-    return [(_FX_FIRST[i + offset], _FX_LAST[(7 * i + offset) % len(_FX_LAST)], _FX_TRAITS[(i + offset) % 15], rng.choice(_FX_EVENTS)) for i in range(n)]
-
-def _fx_novel(rng, cast, extra_words=()):
-    "An invented novel: chapters of paragraphs that mention each character at least four times."
-    pars = []
-    for rep in range(4):
-        for i, (f, l, t, e) in enumerate(cast):
-            if i == len(cast) - 1 and rep >= 1: continue         # the last character is named only twice
-            o = cast[(i + 1 + rep) % (len(cast) - 1)]
-            if o is cast[i]: o = cast[(i + 2 + rep) % (len(cast) - 1)]
-            pars.append(f"{f} {l} {rng.choice(['walked to', 'wrote to', 'quarrelled with', 'dined with'])} {o[0]} at the mill. "
-                        f"It was said that {f} {e}, and that {o[1]} knew it. The evening was quiet over the valley.")
-    pars += [f"A {w} grew by the wall, and the {w} was admired by all." for w in extra_words]
-    chapters = [f'CHAPTER {"I II III IV".split()[k]}.\n\n' + '\n\n'.join(pars[k::4]) for k in range(4)]
-    return '\n\n'.join(chapters)
-
-def gandalf_fixtures(dest:Path, seed:int=0)->tuple[Corpus, dict]:
-    "Write invented references (Zola, Balzac, Brewer formats) and novels under `dest`; returns (corpus, book tags)."
-    from relic_nb.testing import gutenberg_file
-    dest = Path(dest); rng = random.Random(seed)
-    (dest/'corpus/gandalf').mkdir(parents=True, exist_ok=True)
-    casts = {'fx-zola': _fx_cast(rng, 12, 0), 'fx-balzac': _fx_cast(rng, 12, 12), 'fx-scott': _fx_cast(rng, 12, 24)}
-    casts['fx-zola'][0] = ('Rose', 'Vaudrelle', 'a flower-seller at the market', 'kept a secret for twenty years')   # ambiguous first name
-    def other(c, i): return casts[c][(i + 1) % len(casts[c])]
-    z = ['THE FIXTURE DICTIONARY', 'A']
-    for i, (f, l, t, e) in enumerate(casts['fx-zola']):
-        o = other('fx-zola', i)
-        z.append(f"{l.upper()} ({f.upper()}), {t}. In the story, {f} {e}. Le Petit Moulin." if i % 3 == 2 else
-                 f"{l.upper()} ({f.upper()}), {t}, and a friend of {o[0]} {o[1]}. This one {e} in the year {1800 + i}. "
-                 "Le Petit Moulin.\n\nLater years. Nana.")
-    z.append('VAUDRELLE (MADAME), wife of the preceding. See Rose Vaudrelle. Le Petit Moulin.')
-    b = ['A']
-    for i, (f, l, t, e) in enumerate(casts['fx-balzac']):
-        o = other('fx-balzac', i)
-        b.append(f"{l.upper()} ({f}), {t}. He {e}. [The Quiet Mill.] Later he travelled. [Some Other Tale.]" if i % 2 else
-                 f"{l.upper()} ({f}), {t}; cousin of {o[0]} {o[1]}. [The Quiet Mill. Some Other Tale.]")
-    b.append('ZED, one of the names of Orsolin Castagnol. (See that name.)')
-    s = []
-    for i, (f, l, t, e) in enumerate(casts['fx-scott']):
-        o = other('fx-scott', i)
-        s.append(f"=%s= (_{f}_), {t}; {'a rival of ' + o[0] + ' ' + o[1] if i % 3 == 0 else 'who ' + e}.--Sir W. Scott, _The Grey Tower_ (time, James I.)." % l)
-        if i == 4: s.append(f"=%s= (_Dame_), his wife.--Sir W. Scott, _The Grey Tower_." % l)
-    s.append('=Zed=, a monk.--Lord Byron, _The Grey Tower_ (1812).')   # same title, another author: not Scott's
-    refs = {'fx-zola-dictionary': ('\n\n'.join(z), 'fx-zola'), 'fx-balzac-repertory': ('\n\n'.join(b), 'fx-balzac'),
-            'fx-brewer-sketches': ('\n\n'.join(s), 'fx-scott')}
-    books = {'fx-zola': ('The Little Mill', 'Emile Zolette', ['rose', 'rose', 'rose']), 'fx-balzac': ('The Mill on the Marsh', 'Honore de Balzot', []),
-             'fx-scott': ('The Grey Tower', 'Walter Scott', [])}
-    rows, works = [], []
-    for k, (slug, (txt, _)) in enumerate(refs.items()):
-        gid = 95001 + k; f = f'gandalf/descriptions/{slug}.txt'
-        (dest/'corpus'/f).parent.mkdir(parents=True, exist_ok=True)
-        (dest/'corpus'/f).write_bytes(gutenberg_file(txt, slug, 'Fixture', gid).replace('\n', '\r\n').encode('utf-8'))
-        rows.append(dict(slug=slug, gutenberg_id=gid, file=f)); works.append(dict(slug=slug, title=slug, author='Fixture', year=1900,
-                     gutenberg_id=gid, roles='gandalf_descriptions', described_by=''))
-    described = {'fx-zola': 'zola-fixture', 'fx-balzac': 'balzac-fixture', 'fx-scott': 'brewer-fixture'}
-    for k, (slug, (title, author, extra)) in enumerate(books.items()):
-        gid = 95101 + k; f = f'gandalf/books/{slug}.txt'
-        (dest/'corpus'/f).parent.mkdir(parents=True, exist_ok=True)
-        (dest/'corpus'/f).write_text(gutenberg_file(_fx_novel(rng, casts[slug], extra), title, author, gid), encoding='utf-8')
-        rows.append(dict(slug=slug, gutenberg_id=gid, file=f)); works.append(dict(slug=slug, title=title, author=author, year=1880,
-                     gutenberg_id=gid, roles='gandalf_book', described_by=described[slug]))
-    pd.DataFrame(rows).to_csv(dest/'corpus/gandalf/MANIFEST.tsv', sep='\t', index=False)
-    pd.DataFrame(works).to_csv(dest/'works.tsv', sep='\t', index=False)
-    tags = {'fx-zola': ['Le Petit Moulin'], 'fx-balzac': ['The Quiet Mill'], 'fx-scott': ['The Grey Tower']}
-    return Corpus(load_works(dest/'works.tsv'), Mirror(dest/'corpus')), tags
 
 # %% ../../nbs/10_gandalf_data.ipynb #d2496144
 PARSERS = {'zola': parse_zola, 'balzac': parse_balzac, 'brewer': parse_brewer}
@@ -569,7 +484,9 @@ def build_gandalf(corpus:Corpus, profile:str|Profile, tags:dict=BOOK_TAGS, n_opt
 def gandalf_corpus(profile:str|Profile)->tuple[Corpus, dict]:
     "The corpus and work-title tags a profile builds from: the fixtures for `tiny`, else the works table's novels."
     prof = get_profile(profile)
-    if prof.corpus == 'fixtures': return gandalf_fixtures(paths(prof).fixtures/'gandalf')
+    if prof.corpus == 'fixtures':
+        from relic_nb.testing import gandalf_fixtures     # test support, needed at run time by the tiny profile
+        return gandalf_fixtures(paths(prof).fixtures/'gandalf')
     return Corpus.for_profile(prof), BOOK_TAGS
 
 def gandalf_dir(profile:str|Profile)->Path: return paths(profile).processed/'gandalf'
@@ -578,7 +495,7 @@ def save_gandalf(data:GandalfData, profile:str|Profile)->Path:
     "Write the dataset to `data/processed/<profile>/gandalf/`."
     d = gandalf_dir(profile)
     for k in ('characters', 'descriptions', 'questions', 'tables'): write_json(d/f'{k}.json', getattr(data, k))
-    data.books.to_csv(d/'books.csv', index=False)
+    write_csv(data.books, d/'books.csv')
     return d
 
 def load_gandalf(profile:str|Profile)->GandalfData:
@@ -612,3 +529,20 @@ def table2_books(data:GandalfData)->tuple[pd.DataFrame, pd.DataFrame]:
                          'min characters': u.kept.min(), 'total characters': u.kept.sum(), 'avg words': u.words.mean(),
                          'total words': u.words.sum(), 'descriptions': len(d), 'questions (per variant)': int((~q.rep).sum())})
     return per.reset_index(), summary.round(1).to_frame('value')
+
+def replacements_table(data:GandalfData)->pd.DataFrame:
+    "One row per replaced name term: book, term, replacement."
+    return pd.DataFrame([dict(book=b, term=k, replacement=v) for b, t in data.tables.items() for k, v in t.items()])
+
+# %% ../../nbs/10_gandalf_data.ipynb #0bdef17b
+def run_gandalf_data(profile:str|Profile)->dict:
+    "Build GANDALF-PD for `profile`; write the dataset (processed/gandalf/), Tables 1-2 and the replacement table (results/)."
+    prof = get_profile(profile); P = paths(prof).ensure(); s = prof.gandalf_data
+    corpus, tags = gandalf_corpus(prof)
+    data = build_gandalf(corpus, prof, tags, s.n_options, s.min_mentions, s.min_characters, s.max_words, s.ambiguous_zipf)
+    save_gandalf(data, prof)
+    t1 = table1_levels(data); write_csv(t1, P.results/'gandalf_table1_levels.csv', index=True)
+    t2, t2s = table2_books(data)
+    write_csv(t2, P.results/'gandalf_table2_books.csv'); write_csv(t2s, P.results/'gandalf_table2_summary.csv', index=True)
+    reps = replacements_table(data); write_csv(reps, P.results/'gandalf_replacements.csv')
+    return dict(data=data, table1=t1, table2=t2, table2_summary=t2s, replacements=reps)
