@@ -19,11 +19,13 @@ ifeq ($(origin RELIC_NB_CORPUS),undefined)
   endif
 endif
 
-.PHONY: help env reproduce test clean-outputs readme docs
+.PHONY: help env reproduce test clean-outputs readme docs datasets search-page
 
 help:
 	@echo "make reproduce [PROFILE=pd|tiny|paper] [FROM=stage] [PARAMS=\"-p epochs 1\"]   set up .venv if needed, run every notebook in order"
 	@echo "make test [SLOW=1]                                   set up .venv if needed, run the notebook tests (SLOW=1 or CI=true: the slow ones too)"
+	@echo "make search-page                                     the evidence search as a web page (voila, http://localhost:8866)"
+	@echo "make datasets [PROFILE=pd]                           the RELiC-PD and GANDALF-PD archives (data/processed/<profile>/releases/) and datasheets (results/<profile>/datasheets/)"
 	@echo "make docs                                            the documentation site (nbdev_docs, or HTML pages without quarto)"
 
 $(VENV)/.installed: requirements.txt setup.py settings.ini
@@ -38,6 +40,9 @@ env: $(VENV)/.installed
 
 reproduce: env
 	$(BIN)/python -m relic_nb.runner --profile $(PROFILE) $(if $(FROM),--from $(FROM)) $(PARAMS)
+
+datasets: env   # the last stage alone: versioned archives of RELiC-PD and GANDALF-PD, checked against the tables (run `make reproduce` first)
+	$(BIN)/python -m relic_nb.runner --profile $(PROFILE) --only 13_datasets
 
 test: env
 	$(BIN)/nbdev_export
@@ -57,6 +62,9 @@ docs: env   # nbdev's site (quarto); without quarto, nbdev's processed pages ren
 	    [json.dump(dict(nb, cells=[{**{k: v for k, v in c.items() if k in keep}, 'id': c.get('id') or f'cell{i}'} for i, c in enumerate(nb['cells'])]), open(f, 'w')) \
 	     for f in glob.glob('_proc/*.ipynb') for nb in [json.load(open(f))]]" && \
 	  $(BIN)/jupyter nbconvert --to html --output-dir _docs --log-level WARN _proc/*.ipynb; fi
+
+search-page: env   # the evidence search panel of nbs/14_evidence_search.ipynb as a web page
+	$(BIN)/voila --no-browser nbs/14_evidence_search.ipynb
 
 readme:
 	$(BIN)/jupyter nbconvert --to markdown --execute --no-input --stdout --log-level WARN nbs/index.ipynb > README.md

@@ -461,7 +461,7 @@ REGISTRY = [
     Stage('12_report', 'shared', 'report', 'run_report', None, ('07_retrieval', '08_dense_relic', '09_human_proxy', '11_gandalf_baselines'),
           ('results/table3_retrieval.csv', 'results/tableA9_by_length.csv', 'results/retrieval_ranks.csv', 'results/REPORT.md',
            'results/tables.sha256', 'figures/recall_at_k_all.png', 'figures/recall_by_length.png')),
-    Stage('13_datasets', 'shared', 'datasets', 'run_datasets', None, ('01_corpus', '05_windows', '06_dataset_checks', '10_gandalf_data'),
+    Stage('13_datasets', 'shared', 'datasets', 'run_datasets', None, ('01_corpus', '05_windows', '06_dataset_checks', '10_gandalf_data', '12_report'),
           ('processed/releases/relic-pd-*.tar.gz', 'processed/releases/gandalf-pd-*.tar.gz', 'results/datasheets/*')),
 ]
 STAGES = [s.name for s in REGISTRY]   # the pipeline, in order
