@@ -49,7 +49,8 @@ def speed(steps:int):
 TRAIN = '''
 import sys, torch
 torch.set_num_threads(2)
-from relic_nb.relic.dense_relic import train_dense, dense_config, TINY_ROBERTA
+from relic_nb.relic.dense_relic import train_dense, dense_config
+from relic_nb.testing import TINY_ROBERTA
 cfg = dense_config('pd', '1/1', model='all-MiniLM-L6-v2', pooling='cls', normalize=False, scale=1.0, train_quote_encoder=True,
                    freeze_layers=0, extra_negatives=0, max_context_tokens=128, max_quote_tokens=128,   # the tiny model has 128 positions
                    epochs=1, patience=1, checkpoint_every=5, val_pool=50)

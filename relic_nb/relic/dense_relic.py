@@ -4,74 +4,47 @@
 
 # %% ../../nbs/08_dense_relic.ipynb #a4bca589
 from __future__ import annotations
-import hashlib, json, math, os, shutil, time
-from dataclasses import dataclass, asdict, replace, fields
+import hashlib, json, math, sys, time
+from dataclasses import dataclass, asdict, fields
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..config import SEED, Profile, check_precision, get_profile, paths, pick_device, set_seed, write_json
+from ..config import (SEED, DenseTraining, Profile, atomic_path, check_precision, get_profile, paths, pick_device, set_seed,
+                             write_csv, write_json)
 from .windows import load_relic
-from .retrieval import (KS, TABLE3_COLUMNS, CandidateSet, DenseRetriever, by_length, evaluate, model_path,
-                                parse_context, quotes_table, recall_summary, run_slug, to_submission)
+from .retrieval import (CandidateSet, DenseRetriever, evaluate, model_path, parse_context, quotes_table, read_ranks,
+                                      run_slug, run_summary, to_submission, write_ranks)
 
 # %% auto #0
-__all__ = ['DENSE_DEFAULTS', 'TINY_ROBERTA', 'DenseConfig', 'dense_config', 'pool', 'overlap_mask', 'contrastive_loss',
-           'DualEncoder', 'pairs_table', 'BookBatchSampler', 'encode_texts', 'QuoteVectors', 'val_pool', 'pool_recall',
+__all__ = ['EVIDENCE_PROMPTS', 'DenseConfig', 'dense_config', 'pool', 'overlap_mask', 'contrastive_loss', 'DualEncoder',
+           'pairs_table', 'BookBatchSampler', 'encode_texts', 'QuoteVectors', 'val_pool', 'pool_recall',
            'TrainingInterrupted', 'run_dir', 'save_model', 'train_dense', 'DenseRelicRetriever', 'latest_model',
-           'run_dense', 'plot_training', 'head_to_head', 'disagreements', 'find_evidence', 'main']
+           'plot_training', 'head_to_head', 'disagreements', 'per_quote_ranks', 'compare_with_bm25', 'find_evidence',
+           'evidence_prompts', 'evidence_table', 'run_dense', 'main']
 
 # %% ../../nbs/08_dense_relic.ipynb #5f1a9019
 @dataclass(frozen=True)
-class DenseConfig:
-    "Everything that defines one dense-RELiC training run."
+class DenseConfig(DenseTraining):
+    "Everything that defines one dense-RELiC training run: how it trains (`config.DenseTraining`), the backbone, the context size and the seed."
     model:str = 'roberta-base'        # backbone id or folder; both encoders start from it
     L:int = 4                         # context sentences left of the mask ...
     R:int = 4                         # ... and right of it
-    pooling:str = 'cls'               # 'cls': first token's vector (the paper's <s>); 'mean': mean of the tokens
-    normalize:bool = False            # L2-normalise both vectors (then logits = scale * cosine)
-    scale:float = 1.0                 # logit multiplier (the inverse temperature)
-    train_quote_encoder:bool = True   # False: the quote encoder is the pretrained sentence encoder, frozen
-    frozen_precision:str = 'float32'  # the frozen quote encoder's arithmetic (the profile's `precision`, so the retrieval stage's cached vectors are reused)
-    batch_size:int = 32               # pairs per batch, all from one book: batch_size - 1 negatives each
-    grad_accum:int = 1                # batches per optimizer step
-    lr:float = 2e-5
-    weight_decay:float = 0.01
-    warmup:float = 0.1                # share of the optimizer steps with a linear warm-up
-    epochs:int = 10                   # upper bound; early stopping usually ends sooner
-    patience:int = 2                  # epochs without a better val recall before stopping
-    max_context_tokens:int = 256
-    max_quote_tokens:int = 128
-    mixed_precision:str = 'no'        # 'no' | 'bf16' | 'fp16' (accelerate; bf16/fp16 on a GPU)
-    gradient_checkpointing:bool = False
-    freeze_layers:int = 0             # the context encoder's embeddings and lowest transformer layers kept frozen (CPU speed)
-    extra_negatives:int = 0           # frozen quote encoder only: this many random passages per book join every batch's negatives
-    checkpoint_every:int = 20         # optimizer steps between resumable checkpoints (and every epoch end)
-    val_pool:int = 500                # random passages per val book added to the val golds (early-stopping pool)
-    val_k:int = 10                    # early stopping watches val recall@val_k in that pool
     seed:int = SEED
+    frozen_precision:str = 'float32'  # the frozen quote encoder's arithmetic (the profile's `precision`, so the retrieval stage's cached vectors are reused)
 
     @property
     def context(self)->str: return f'{self.L}/{self.R}'
     def key(self)->str:
-        "A short hash of every setting (names the run's folder)."
+        "A short hash of every setting (names the run's folder; the fields' order does not matter)."
         return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:8]
 
 # %% ../../nbs/08_dense_relic.ipynb #34a06f2d
-DENSE_DEFAULTS = {
-    'tiny': dict(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=True, batch_size=4, epochs=2,
-                 patience=1, checkpoint_every=2, max_context_tokens=96, max_quote_tokens=48, val_pool=20, val_k=3),
-    'pd': dict(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=False, batch_size=32, epochs=2,
-               patience=2, lr=5e-5, freeze_layers=3, extra_negatives=500, checkpoint_every=10, val_pool=500, val_k=10,
-               mixed_precision='bf16'),
-    'paper': dict(pooling='cls', normalize=False, train_quote_encoder=True, batch_size=32, epochs=10, patience=2,
-                  mixed_precision='bf16', checkpoint_every=500, val_pool=1000, val_k=10),
-}
-
 def dense_config(profile:str|Profile, context:str='4/4', **overrides)->DenseConfig:
     "The profile's `DenseConfig` for one L/R variant; `overrides` (None values ignored) replace any field."
     prof = get_profile(profile)
     L, R = parse_context(context)
-    kw = dict(DENSE_DEFAULTS[prof.name], model=prof.encoder, frozen_precision=prof.precision, L=L, R=R, seed=prof.seed)
+    kw = {f.name: getattr(prof.dense_relic, f.name) for f in fields(DenseTraining)}
+    kw.update(model=prof.encoder, frozen_precision=prof.precision, L=L, R=R, seed=prof.seed)
     kw.update({k: v for k, v in overrides.items() if v is not None})
     unknown = set(kw) - {f.name for f in fields(DenseConfig)}
     if unknown: raise TypeError(f"Unknown DenseConfig setting(s) {sorted(unknown)}; the settings are {[f.name for f in fields(DenseConfig)]}")
@@ -94,9 +67,6 @@ def _load_backbone(model:str, tiny_config:dict|None=None):
     return AutoModel.from_pretrained(model_path(model))
 
 # %% ../../nbs/08_dense_relic.ipynb #41bbae74
-TINY_ROBERTA = dict(model_type='roberta', vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                    intermediate_size=64, max_position_embeddings=130, pad_token_id=0, type_vocab_size=1)  # random RoBERTa for tests
-
 try:
     import torch
     _Module = torch.nn.Module
@@ -243,23 +213,13 @@ def run_dir(profile:str|Profile, cfg:DenseConfig)->Path:
     "Where a run keeps its checkpoints: `data/processed/<profile>/dense_relic/<L-R>-<config hash>`."
     return paths(profile).processed/'dense_relic'/f'{cfg.L}-{cfg.R}-{cfg.key()}'
 
-def _swap_dir(tmp:Path, dest:Path):
-    "Replace folder `dest` by `tmp` (rename; the old one removed afterwards)."
-    old = dest.with_name(dest.name + '.old')
-    if old.exists(): shutil.rmtree(old)
-    if dest.exists(): dest.rename(old)
-    tmp.rename(dest)
-    if old.exists(): shutil.rmtree(old)
-
 def save_model(model:DualEncoder, tokenizer, dest:Path):
-    "Save the trained encoder(s), tokenizer and config to `dest` (atomically)."
-    tmp = dest.with_name(dest.name + '.tmp')
-    if tmp.exists(): shutil.rmtree(tmp)
-    model.context_encoder.save_pretrained(tmp/'context')
-    if model.quote_encoder is not None: model.quote_encoder.save_pretrained(tmp/'quote')
-    tokenizer.save_pretrained(tmp/'tokenizer')
-    write_json(tmp/'dense_config.json', asdict(model.cfg))
-    _swap_dir(tmp, dest)
+    "Save the trained encoder(s), tokenizer and config to the folder `dest` (atomically: a whole new folder replaces it)."
+    with atomic_path(dest) as tmp:
+        model.context_encoder.save_pretrained(tmp/'context')
+        if model.quote_encoder is not None: model.quote_encoder.save_pretrained(tmp/'quote')
+        tokenizer.save_pretrained(tmp/'tokenizer')
+        write_json(tmp/'dense_config.json', asdict(model.cfg))
 
 # %% ../../nbs/08_dense_relic.ipynb #c59c7a01
 def _tokenizer(cfg:DenseConfig):
@@ -315,7 +275,9 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
     opt = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
     sched = get_linear_schedule_with_warmup(opt, int(cfg.warmup * steps_per_epoch * cfg.epochs), steps_per_epoch * cfg.epochs)
     from accelerate.state import AcceleratorState
-    AcceleratorState._reset_state()          # accelerate keeps one state per process: a second run may ask for another precision
+    AcceleratorState._reset_state()          # accelerate keeps one state per process, and refuses a second Accelerator with another mixed
+                                             # precision: trainings in one process (the tests' float32 and bf16 runs, then the stage's; a
+                                             # notebook session that changes `mixed_precision`) each start from a fresh state
     acc = Accelerator(cpu=device == 'cpu', mixed_precision=cfg.mixed_precision, gradient_accumulation_steps=cfg.grad_accum)
     model, opt, dl, sched = acc.prepare(model, opt, dl, sched)
     state = state or dict(epoch=0, batches_done=0, step=0, best=None, bad_epochs=0, history=[], finished=False, seconds=0.0)
@@ -324,11 +286,9 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
     core = acc.unwrap_model(model)
 
     def checkpoint():
-        tmp = out/'last.tmp'
-        if tmp.exists(): shutil.rmtree(tmp)
-        acc.save_state(str(tmp), safe_serialization=True)
-        write_json(tmp/'trainer_state.json', state)
-        _swap_dir(tmp, out/'last')
+        with atomic_path(out/'last') as tmp:          # a kill mid-save leaves the previous checkpoint
+            acc.save_state(str(tmp), safe_serialization=True)
+            write_json(tmp/'trainer_state.json', state)
 
     def validate()->dict:
         C = encode_texts(core, tok, list(pairs['val'].context), 'context', 64, cfg.max_context_tokens)
@@ -408,7 +368,7 @@ class DenseRelicRetriever:
         f = Path(self.cache)/f'dense-relic-{self.fp}'/f'{h.hexdigest()}.npy'
         if f.exists(): return np.load(f)
         V = self.quotes(texts, self.model, self.tok)
-        f.parent.mkdir(parents=True, exist_ok=True); tmp = f.with_name(f'.{f.name}.tmp.npy'); np.save(tmp, V); tmp.replace(f)
+        with atomic_path(f) as tmp, open(tmp, 'wb') as fh: np.save(fh, V)   # a file handle: np.save adds no .npy
         return V
 
     def __call__(self, cs:CandidateSet, quotes:pd.DataFrame)->np.ndarray:
@@ -424,52 +384,10 @@ def latest_model(profile:str|Profile, context:str='4/4', **overrides)->Path:
                                 f'run the 08_dense_relic stage first (`make reproduce PROFILE={get_profile(profile).name} FROM=08_dense_relic`).')
     return f
 
-def _upsert(path:Path, new:pd.DataFrame, model:str='dense-RELiC')->pd.DataFrame:
-    "Replace `model`'s rows of a CSV table by `new` (the other rows kept, in order)."
-    old = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=new.columns)
-    t = pd.concat([old[old.model != model], new], ignore_index=True)
-    t = t.astype({c: 'Int64' for c in ('L', 'R') if c in t})
-    t.to_csv(path, index=False)
-    return t
-
-def run_dense(profile:str|Profile, contexts=('4/4', '1/1'), progress:bool=True, **overrides)->dict:
-    "Train and evaluate every dense-RELiC variant of `contexts`; write the Table 3 / A9 rows, ranks, submissions, curves."
-    prof, P = get_profile(profile), paths(profile).ensure()
-    test, device = load_relic(prof, 'test'), pick_device(prof.device)
-    rows, a9, ranks, curves, runs, timing = [], [], [], [], {}, []
-    for c in contexts:
-        cfg = dense_config(prof, c, **overrides)
-        t0 = time.time()
-        res = train_dense(prof, cfg, device=device, progress=progress)
-        t1 = time.time()
-        r = DenseRelicRetriever(res['out']/'best', cache=P.cache/'embeddings', device=device)
-        pq = evaluate(r, test, cfg.L, cfg.R)
-        t2 = time.time()
-        best = res['state']['best']
-        params = (f"{Path(cfg.model).name}, {cfg.pooling} pooling, {'cosine x %g' % cfg.scale if cfg.normalize else 'dot product'}, "
-                  f"{'both encoders trained' if cfg.train_quote_encoder else 'quote encoder frozen'}, batch {cfg.batch_size}, "
-                  f"best epoch {best['epoch']} of {res['state']['epoch']}")
-        rows.append(dict(model='dense-RELiC', L=cfg.L, R=cfg.R, params=params, **recall_summary(pq), proxy_acc=np.nan))
-        a9.append(by_length(pq).assign(model='dense-RELiC', L=cfg.L, R=cfg.R))
-        ranks.append(pq[['id', 'book', 'n', 'candidates', 'rank']].assign(model='dense-RELiC', L=cfg.L, R=cfg.R))
-        curves.append(pd.DataFrame(res['history']).assign(context=c, run=res['out'].name))
-        write_json(P.results/'submissions'/'test'/f"{run_slug('dense-RELiC', cfg.L, cfg.R)}.json", to_submission(pq))
-        timing += [dict(step=f'dense-RELiC {c}: training (this run, incl. resumes)', seconds=round(res['state']['seconds'], 1)),
-                   dict(step=f'dense-RELiC {c}: test evaluation', seconds=round(t2 - t1, 1))]
-        runs[c] = dict(cfg=cfg, per_quote=pq, folder=res['out'], state=res['state'])
-    table3 = _upsert(P.results/'table3_retrieval.csv', pd.DataFrame(rows, columns=TABLE3_COLUMNS))
-    a9 = pd.concat(a9, ignore_index=True); a9 = a9[['model', 'L', 'R'] + [x for x in a9.columns if x not in ('model', 'L', 'R')]]
-    tableA9 = _upsert(P.results/'tableA9_by_length.csv', a9)
-    _upsert(P.results/'retrieval_ranks.csv', pd.concat(ranks, ignore_index=True)[['model', 'L', 'R', 'id', 'book', 'n', 'candidates', 'rank']])
-    curves = pd.concat(curves, ignore_index=True)
-    curves.to_csv(P.results/'dense_relic_training.csv', index=False)
-    pd.DataFrame(timing).to_csv(P.runs/'dense_timings.csv', index=False)
-    return dict(table3=table3, tableA9=tableA9, curves=curves, runs=runs, timings=pd.DataFrame(timing))
 
 # %% ../../nbs/08_dense_relic.ipynb #fdb0c64a
 def plot_training(curves:pd.DataFrame, path:Path|None=None):
     "Training loss and val recall against optimizer steps, one colour per L/R variant."
-    import matplotlib; matplotlib.use('Agg') if path else None
     import matplotlib.pyplot as plt
     fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.6))
     metric = [c for c in curves.columns if c.startswith('val_recall@')][0]
@@ -480,7 +398,9 @@ def plot_training(curves:pd.DataFrame, path:Path|None=None):
     b.set(xlabel='optimizer step', ylabel=f'{metric} (%)', title='Val recall in the early-stopping pool')
     for ax in (a, b): ax.legend(title='L/R'); ax.grid(alpha=.3)
     fig.tight_layout()
-    if path: fig.savefig(path, dpi=120); plt.close(fig)
+    if path:
+        with atomic_path(path) as tmp: fig.savefig(tmp, dpi=120, format=Path(path).suffix[1:])
+        plt.close(fig)
     return fig
 
 # %% ../../nbs/08_dense_relic.ipynb #6990eba0
@@ -510,6 +430,23 @@ def disagreements(a:pd.DataFrame, b:pd.DataFrame, data:dict, names=('dense-RELiC
     out = pd.DataFrame(rows)
     return out[[c for c in cols if c in out] + [c for c in out.columns if c not in cols]] if len(out) else pd.DataFrame(columns=cols)
 
+def per_quote_ranks(profile:str|Profile, model:str, L:int, R:int, data:dict)->pd.DataFrame:
+    "One run's per-quote ranks (its rank file), with each quote's gold start and the run's top-100 list (its submission)."
+    P = paths(profile)
+    r = read_ranks(profile, model, L, R)
+    if r is None: raise FileNotFoundError(f"No ranks of {model} {L}/{R} for profile {get_profile(profile).name}: run the stage that writes them "
+                                          f"({'08_dense_relic' if model == 'dense-RELiC' else '07_retrieval'}) first.")
+    top = json.loads((P.results/'submissions'/'test'/f'{run_slug(model, L, R)}.json').read_text())
+    q = quotes_table(data, L, R)[['id', 'start']]
+    return r[['id', 'book', 'n', 'rank']].merge(q, on='id').assign(top=lambda d: [top[i] for i in d.id])
+
+def compare_with_bm25(profile:str|Profile, data:dict, # the test split
+                      L:int=4, R:int=4)->tuple[pd.DataFrame, pd.DataFrame]:
+    "dense-RELiC against tuned BM25 at L/R on the test quotes: `head_to_head` at k = 1, 10, 100, and the Table 5-style `disagreements`."
+    dense_pq, bm25_pq = per_quote_ranks(profile, 'dense-RELiC', L, R, data), per_quote_ranks(profile, 'BM25', L, R, data)
+    h2h = pd.concat([head_to_head(dense_pq, bm25_pq, k=k) for k in (1, 10, 100)], ignore_index=True).assign(L=L, R=R)
+    return h2h, disagreements(dense_pq, bm25_pq, data, L=L, R=R)
+
 # %% ../../nbs/08_dense_relic.ipynb #c5783af6
 def find_evidence(profile:str|Profile, book:str, # a novel's slug or title (any novel the profile has segmented)
                   prompt:str, n_sentences:int=1, k:int=3, context:str='1/1',
@@ -530,17 +467,73 @@ def find_evidence(profile:str|Profile, book:str, # a novel's slug or title (any 
     return pd.DataFrame(dict(rank=range(1, len(top) + 1), start=[cs.starts[i] for i in top],
                              passage=[cs.texts[i] for i in top], score=np.round(s[top], 4)))
 
+EVIDENCE_PROMPTS = [   # (novel title, prompt, sentences per passage): claims about RELiC-PD's test novels, in the spirit of Table 6
+    ('Pride and Prejudice', 'Elizabeth displays frustration towards her mother:', 2),
+    ('Pride and Prejudice', 'Mr. Collins is pompous and servile towards his patroness:', 1),
+    ('Persuasion', 'Anne regrets having been persuaded to give up Wentworth:', 1),
+    ('Persuasion', 'Sir Walter Elliot is vain about his looks and his rank:', 1)]
+
+def evidence_prompts(test_books)->list[tuple[str, str, int]]:
+    "The `EVIDENCE_PROMPTS` about novels among `test_books`; if there are none, a plain prompt about the first test novel."
+    own = [p for p in EVIDENCE_PROMPTS if p[0] in set(test_books)]
+    return own or [(b, 'The narrator describes the weather:', 1) for b in sorted(test_books)[:1]]
+
+def evidence_table(profile:str|Profile, prompts:list[tuple[str, str, int]], context:str='1/1', k:int=3)->pd.DataFrame:
+    "Table 6: for each (novel, prompt, sentences), the `k` passages the `context` model ranks highest."
+    return pd.concat([find_evidence(profile, b, p, n, k=k, context=context).assign(novel=b, prompt=p, n=n) for b, p, n in prompts],
+                     ignore_index=True)[['novel', 'prompt', 'n', 'rank', 'passage', 'score']]
+
+# %% ../../nbs/08_dense_relic.ipynb #b677d0d0
+def run_dense(profile:str|Profile, progress:bool=True)->dict:
+    "Train and evaluate every dense-RELiC variant of the profile; write its ranks, submissions, curves, the comparison with BM25 and the evidence table."
+    prof = get_profile(profile); P = paths(prof).ensure()
+    contexts = prof.dense_relic.contexts
+    test, device = load_relic(prof, 'test'), pick_device(prof.device)
+    summary, curves, runs, timing = [], [], {}, []
+    for c in contexts:
+        cfg = dense_config(prof, c)
+        t0 = time.time()
+        res = train_dense(prof, cfg, device=device, progress=progress)
+        t1 = time.time()
+        r = DenseRelicRetriever(res['out']/'best', cache=P.cache/'embeddings', device=device)
+        pq = evaluate(r, test, cfg.L, cfg.R)
+        t2 = time.time()
+        best = res['state']['best']
+        params = (f"{Path(cfg.model).name}, {cfg.pooling} pooling, {'cosine x %g' % cfg.scale if cfg.normalize else 'dot product'}, "
+                  f"{'both encoders trained' if cfg.train_quote_encoder else 'quote encoder frozen'}, batch {cfg.batch_size}, "
+                  f"best epoch {best['epoch']} of {res['state']['epoch']}")
+        summary.append(('dense-RELiC', cfg.L, cfg.R, params, pq))
+        curves.append(pd.DataFrame(res['history']).assign(context=c, run=res['out'].name))
+        write_json(P.results/'submissions'/'test'/f"{run_slug('dense-RELiC', cfg.L, cfg.R)}.json", to_submission(pq))
+        write_ranks(prof, 'dense-RELiC', cfg.L, cfg.R, params, pq)
+        timing += [dict(step=f'dense-RELiC {c}: training (this run, incl. resumes)', seconds=round(res['state']['seconds'], 1)),
+                   dict(step=f'dense-RELiC {c}: test evaluation', seconds=round(t2 - t1, 1))]
+        runs[c] = dict(cfg=cfg, per_quote=pq, folder=res['out'], state=res['state'])
+    curves = pd.concat(curves, ignore_index=True)
+    write_csv(curves, P.results/'dense_relic_training.csv')
+    plot_training(curves, P.figures/'dense_relic_training.png')
+    L0, R0 = parse_context(contexts[0])
+    h2h, table5 = compare_with_bm25(prof, test, L0, R0)
+    write_csv(h2h, P.results/'dense_vs_bm25.csv'); write_csv(table5, P.results/'table5_dense_vs_bm25.csv')
+    table6 = evidence_table(prof, evidence_prompts(test), context='1/1' if '1/1' in contexts else contexts[-1])
+    write_csv(table6, P.results/'table6_evidence.csv')
+    timing = pd.DataFrame(timing); write_csv(timing, P.runs/'dense_timings.csv')
+    return dict(table=run_summary(summary), curves=curves, runs=runs, h2h=h2h, table5=table5, table6=table6, timings=timing)
+
 # %% ../../nbs/08_dense_relic.ipynb #00c2391d
 def main(argv:list[str]|None=None)->int:
-    "`python -m relic_nb.relic.dense_relic --profile pd --contexts 4/4 1/1 [--epochs N]`"
+    "`python -m relic_nb.relic.dense_relic --profile pd [-p NAME VALUE ...]`: the stage (`run_dense`), with the runner's setting overrides."
     import argparse
-    ap = argparse.ArgumentParser(prog='python -m relic_nb.relic.dense_relic', description='Train and evaluate dense-RELiC.')
-    ap.add_argument('--profile', default='pd'); ap.add_argument('--contexts', nargs='+', default=['4/4', '1/1'])
-    ap.add_argument('--epochs', type=int); ap.add_argument('--batch-size', type=int); ap.add_argument('--lr', type=float)
+    from relic_nb.runner import parse_overrides
+    ap = argparse.ArgumentParser(prog='python -m relic_nb.relic.dense_relic', description='Train and evaluate dense-RELiC (stage 08_dense_relic).')
+    ap.add_argument('--profile', default='pd', help='tiny | pd | paper (default: pd)')
+    ap.add_argument('-p', '--parameter', nargs=2, action='append', metavar=('NAME', 'VALUE'),
+                    help="override a setting: a top-level one (seed), section.name (dense_relic.epochs), or a bare name (epochs)")
     a = ap.parse_args(argv)
-    out = run_dense(a.profile, a.contexts, epochs=a.epochs, batch_size=a.batch_size, lr=a.lr)
-    print(out['table3'][out['table3'].model == 'dense-RELiC'].to_string(index=False))
+    try: prof = get_profile(a.profile, **parse_overrides(a.parameter))
+    except (ValueError, TypeError) as e: print(e, file=sys.stderr); return 1
+    out = run_dense(prof)
+    print(out['table'].to_string(index=False))
     return 0
 
-import sys
 if __name__ == '__main__' and 'IPython' not in sys.modules: sys.exit(main())

@@ -5,23 +5,22 @@
 # %% ../../nbs/07_retrieval.ipynb #7a568ed2
 from __future__ import annotations
 import hashlib, json, re, sys, time, zlib
-from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from scipy import sparse
-from ..config import SEED, Profile, autocast, check_precision, get_profile, inference_precision, paths, pick_device, set_seed, write_json
+from ..config import (SEED, Profile, atomic_path, autocast, check_precision, get_profile, inference_precision, paths, pick_device,
+                             set_seed, write_csv, write_json)
+from ..bm25 import FastBM25, sentence_counts, tokenize
 from .windows import load_relic, query_text
 
 # %% auto #0
 __all__ = ['KS', 'TOP', 'RETRIEVERS', 'UNSUPPORTED', 'PAPER_TABLE3', 'PAPER_AVG_CANDIDATES', 'PAPER_TABLE_A9', 'TABLE3_COLUMNS',
            'RANK_COLUMNS', 'CandidateSet', 'parse_context', 'quotes_table', 'gold_ranks', 'top_k', 'evaluate',
            'recall_summary', 'by_length', 'SubmissionError', 'relic_key', 'to_submission', 'validate_submission',
-           'score_submission', 'main', 'RandomRetriever', 'random_expectation', 'tokenize', 'count_matrix',
-           'sentence_counts', 'FastBM25', 'BM25Retriever', 'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path',
-           'DenseRetriever', 'run_slug', 'rank_path', 'write_ranks', 'read_ranks', 'table3_runs', 'run_retrieval',
-           'beside_paper']
+           'score_submission', 'main', 'RandomRetriever', 'random_expectation', 'BM25Retriever', 'tune_bm25',
+           'best_bm25', 'retriever_spec', 'model_path', 'DenseRetriever', 'run_slug', 'rank_path', 'write_ranks',
+           'read_ranks', 'table3_runs', 'plot_recall_at_k', 'run_summary', 'run_retrieval', 'beside_paper']
 
 # %% ../../nbs/07_retrieval.ipynb #4da034af
 KS = (1, 3, 5, 10, 50, 100)   # the paper's recall cutoffs
@@ -177,111 +176,6 @@ def random_expectation(per_quote:pd.DataFrame, ks=KS)->dict:
     C = per_quote.candidates.to_numpy(dtype=float)
     return {**{f'recall@{k}': round(100 * float(np.mean(np.minimum(k, C) / C)), 2) for k in ks}, 'mean_rank': round(float(np.mean((C + 1) / 2)), 1)}
 
-# %% ../../nbs/07_retrieval.ipynb #145e6f64
-_WORD = re.compile(r'\w+')
-_WORD_OR_SEP = re.compile(r'\w+|\x00')
-
-def tokenize(text:str)->list[str]:
-    "BM25's words: the text lowercased, split into runs of letters, digits and underscores."
-    return _WORD.findall(text.lower())
-
-def _word_ids(tokens:list[str], vocab:dict|None=None)->tuple[np.ndarray, dict[str, int]]:
-    "Each token's column, new words numbered in order of first occurrence (a C-speed dict lookup per token)."
-    vocab = defaultdict(int, vocab or {}); vocab.default_factory = vocab.__len__
-    return np.fromiter(map(vocab.__getitem__, tokens), dtype=np.int64, count=len(tokens)), dict(vocab)
-
-def _csr_counts(rows:np.ndarray, cols:np.ndarray, shape)->sparse.csr_matrix:
-    "Term-frequency matrix from one (row, column) pair per token, built sorted and without duplicates."
-    keys, tf = np.unique(rows.astype(np.int64) * shape[1] + cols, return_counts=True)
-    indptr = np.concatenate([[0], np.cumsum(np.bincount(keys // shape[1], minlength=shape[0]))])
-    return sparse.csr_matrix((tf.astype(np.float64), keys % shape[1], indptr), shape=shape)
-
-def count_matrix(docs:list[list[str]])->tuple[sparse.csr_matrix, dict[str, int]]:
-    "Documents x words term-frequency matrix of tokenized documents, and the vocabulary in order of first occurrence."
-    cols, vocab = _word_ids([t for doc in docs for t in doc])
-    rows = np.repeat(np.arange(len(docs)), [len(doc) for doc in docs])
-    return _csr_counts(rows, cols, (len(docs), len(vocab))), vocab
-
-def sentence_counts(sentences:list[str])->tuple[sparse.csr_matrix, dict[str, int]]:
-    "`count_matrix` of a book's tokenized sentences, in one pass of the tokenizer over the whole book."
-    text = '\x00'.join(sentences)
-    if text.count('\x00') != len(sentences) - 1: return count_matrix([tokenize(s) for s in sentences])   # a NUL inside a sentence
-    ids, vocab = _word_ids(_WORD_OR_SEP.findall(text.lower()), {'\x00': 0})   # the sentence separator is word 0, dropped below
-    sep = ids == 0
-    del vocab['\x00']
-    return _csr_counts(np.cumsum(sep)[~sep], ids[~sep] - 1, (len(sentences), len(vocab))), {t: i - 1 for t, i in vocab.items()}
-
-class FastBM25:
-    "`rank_bm25.BM25Okapi`'s scores (same idf, same floor, same formula) from a sparse document-word matrix."
-    def __init__(self, counts:sparse.spmatrix, # documents x words term frequencies, no duplicate entries (words x documents if `transposed`)
-                 vocab:dict[str, int],          # word -> column
-                 k1:float=1.5, b:float=0.75, epsilon:float=0.25, transposed:bool=False):
-        T = sparse.csr_matrix(counts if transposed else sparse.csr_matrix(counts).T, dtype=np.float64)   # words x documents
-        T.eliminate_zeros()
-        self.counts_t, self.vocab, self.epsilon, self.n_docs = T, vocab, epsilon, T.shape[1]
-        self.doc_len = np.bincount(T.indices, weights=T.data, minlength=self.n_docs)
-        self.avgdl = self.doc_len.sum() / self.n_docs
-        df = np.diff(T.indptr)                                         # documents holding each word
-        idf = np.log(self.n_docs - df + 0.5) - np.log(df + 0.5)        # rank_bm25: math.log(N - n_t + 0.5) - math.log(n_t + 0.5)
-        seen = df > 0                                                  # rank_bm25 knows only the words that occur
-        self.average_idf = sum(idf[seen].tolist()) / int(seen.sum()) if seen.any() else 0.0   # summed in order of first occurrence, as there
-        self.idf = np.where(seen & (idf < 0), self.epsilon * self.average_idf, np.where(seen, idf, 0.0))
-        self.set_params(k1, b)
-
-    def set_params(self, k1:float, b:float):
-        "Use new k1 and b (the counts and idf are kept; weights are computed when scoring)."
-        self.k1, self.b = k1, b
-        self._K = k1 * (1 - b + b * self.doc_len / self.avgdl)        # per document, as rank_bm25 computes it
-        return self
-
-    def weights(self, words=None)->sparse.csr_matrix:
-        "Words x documents BM25 weights of the given word columns (sorted; default: all)."
-        T = self.counts_t if words is None else self.counts_t[words]
-        idf = np.repeat(self.idf if words is None else self.idf[words], np.diff(T.indptr))
-        tf, k1 = T.data, self.k1
-        w = idf * (tf * (k1 + 1) / (tf + self._K[T.indices]))         # rank_bm25's expression, term by term
-        return sparse.csr_matrix((w, T.indices, T.indptr), shape=T.shape)
-
-    @classmethod
-    def from_corpus(cls, corpus:list[list[str]], **kw):
-        "The index of tokenized documents (like `BM25Okapi(corpus)`)."
-        return cls(*count_matrix(corpus), **kw)
-
-    @classmethod
-    def from_spans(cls, sentences:list[str], n:int, starts=None, # default: every start 0..N-n
-                   counts=None, # `sentence_counts(sentences)`, to reuse across lengths
-                   **kw):
-        "The index of the n-sentence passages of a book; their counts are sums of their sentences' counts."
-        S, vocab = counts or sentence_counts(sentences)
-        starts = np.arange(len(sentences) - n + 1) if starts is None else np.asarray(starts, dtype=np.int64)
-        A = sparse.csr_matrix((np.ones(len(starts) * n), (starts[:, None] + np.arange(n)[None, :]).ravel(), np.arange(len(starts) + 1) * n),
-                              shape=(len(starts), len(sentences)))              # row i: ones at sentences starts[i] .. starts[i]+n-1
-        return cls(sparse.csr_matrix(S.T) @ sparse.csr_matrix(A.T), vocab, transposed=True, **kw)   # words x passages
-
-    def query_matrix(self, queries:list[list[str]])->sparse.csr_matrix:
-        "Queries x words matrix of word counts (a repeated word counts twice, as in rank_bm25; unknown words are dropped)."
-        rows, cols = [], []
-        for i, q in enumerate(queries):
-            for t in q:
-                j = self.vocab.get(t)
-                if j is not None: rows.append(i); cols.append(j)
-        return sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(queries), len(self.vocab)))
-
-    def get_scores(self, query:list[str])->np.ndarray:
-        "The scores of every document for one tokenized query (like `BM25Okapi.get_scores`)."
-        return self.score_many([query])[0]
-
-    def score_many(self, queries:list[list[str]], block:int=64)->np.ndarray:
-        "Queries x documents scores, `block` queries at a time: the weights of their words only, accumulated into a dense array."
-        out = np.empty((len(queries), self.n_docs))
-        for i in range(0, len(queries), block):
-            Q = self.query_matrix(queries[i:i + block])
-            words = np.unique(Q.indices)                                   # sorted: sums run in word order, as in a sparse product
-            X = np.zeros((len(words), Q.shape[0]))
-            X[np.searchsorted(words, Q.indices), np.repeat(np.arange(Q.shape[0]), np.diff(Q.indptr))] = Q.data
-            out[i:i + block] = (self.weights(words).T @ X).T
-        return out
-
 # %% ../../nbs/07_retrieval.ipynb #22e69bae
 class BM25Retriever:
     "BM25 over each candidate set with the bare context (left + right) as query."
@@ -402,8 +296,7 @@ class DenseRetriever:
         E = E.float().cpu().numpy()
         self.encode_seconds += time.time() - t0; self.encoded += len(texts)
         if f is not None:
-            f.parent.mkdir(parents=True, exist_ok=True); tmp = f.with_name(f'.{f.name}.tmp.npy')
-            np.save(tmp, E.astype(np.float16)); tmp.replace(f)
+            with atomic_path(f) as tmp, open(tmp, 'wb') as fh: np.save(fh, E.astype(np.float16))   # a file handle: np.save adds no .npy
             E = E.astype(np.float16).astype(np.float32)     # what a later run will read back
         return E
 
@@ -472,46 +365,65 @@ def table3_runs(profile:str|Profile)->list[tuple]:
             + [('dense-RELiC', L, R) for L, R in dctx])
 
 # %% ../../nbs/07_retrieval.ipynb #afa53b0a
-def run_retrieval(profile:str|Profile, contexts=('1/1', '4/4'), k1s=(0.3, 0.6, 0.9, 1.2, 1.5, 2.0), bs=(0.1, 0.25, 0.4, 0.6, 0.75, 0.9),
-                  dense_models=('all-MiniLM-L6-v2',), batch_size:int=16, n_threads:int=2,
-                  precision:str|None=None)->dict:  # None: the profile's `precision`
-    "Evaluate random, tuned BM25 and the dense models on the test split; write the tables, ranks, keys and submissions."
-    prof, P = get_profile(profile), paths(profile).ensure()
+def plot_recall_at_k(runs:dict, # (model, L, R) -> per-quote ranks (`evaluate`), in the order of the legend
+                     contexts, # the L/R context sizes, in colour order ('4/4' or (4, 4))
+                     path:Path|None=None, # save the figure here (and close it); None: return it open
+                     title:str='RELiC retrieval baselines, test split'):
+    "Recall@k curves for k = 1 ... 100, one per run: the colour is the context size, the line style the model."
+    import matplotlib.pyplot as plt
+    ks_ = np.arange(1, TOP + 1)
+    ctx_colour = {(c if isinstance(c, tuple) else parse_context(c)): f'C{i}' for i, c in enumerate(contexts)}
+    models_ = list(dict.fromkeys(m for m, _, _ in runs if m != 'random'))
+    styles = dict(zip(models_, ['-', '--', '-.', (0, (5, 1, 1, 1))] * 4))
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for (model, L, R), pq in runs.items():
+        r = pq['rank'].to_numpy()
+        ax.plot(ks_, [100 * (r <= k).mean() for k in ks_], label=model if L is None else f'{model} {L}/{R}', lw=1.3,
+                color='black' if L is None else ctx_colour[(L, R)], ls=':' if L is None else styles[model])
+    ax.set_xscale('log'); ax.set_xticks(KS, [str(k) for k in KS]); ax.set_xlabel('k (log scale)'); ax.set_ylabel('recall@k (%)')
+    ax.set_title(title); ax.legend(fontsize=7, ncol=2); ax.grid(alpha=0.3)
+    fig.tight_layout()
+    if path is None: return fig
+    with atomic_path(path) as tmp: fig.savefig(tmp, dpi=120, format=Path(path).suffix[1:])
+    plt.close(fig)
+    return Path(path)
+
+def run_summary(runs:list[tuple])->pd.DataFrame:
+    "Table 3's figures of runs `(model, L, R, params, per-quote ranks)`, one row each in their order (for display; the report writes Table 3)."
+    rows = [dict(model=model, L=L, R=R, params=params, **recall_summary(pq), proxy_acc=np.nan) for model, L, R, params, pq in runs]
+    return pd.DataFrame(rows, columns=TABLE3_COLUMNS).astype({'L': 'Int64', 'R': 'Int64'})
+
+def run_retrieval(profile:str|Profile)->dict:
+    "Evaluate random, tuned BM25 and the zero-shot dense models on the test split; write each run's ranks and submission, the keys, the tuning and the figure."
+    prof = get_profile(profile); P = paths(prof).ensure(); S = prof.retrieval
     set_seed(prof.seed)
-    precision = precision or prof.precision
+    precision = prof.precision
     check_precision(precision, pick_device(prof.device))
-    ctx = [parse_context(c) for c in contexts]
+    ctx = [parse_context(c) for c in S.contexts]
     data = {s: load_relic(prof, s) for s in ('val', 'test')}
     subs, timings, runs = P.results/'submissions', [], []          # runs: (model, L, R, params, per-quote ranks)
     for split, d in data.items(): write_json(subs/split/'key.json', relic_key(d))
     def timed(step, fn):
         t0 = time.time(); out = fn(); timings.append(dict(step=step, seconds=round(time.time() - t0, 2))); return out
     runs.append(('random', None, None, f'seed={prof.seed}', timed('random', lambda: evaluate(RandomRetriever(prof.seed), data['test']))))
-    tuning = timed('BM25 tuning on val', lambda: tune_bm25(data['val'], ctx, k1s, bs))
+    tuning = timed('BM25 tuning on val', lambda: tune_bm25(data['val'], ctx, S.bm25_k1, S.bm25_b))
     best, bm = best_bm25(tuning), BM25Retriever()
     for L, R in ctx:
         bm.k1, bm.b = best[(L, R)]
         runs.append(('BM25', L, R, f'k1={bm.k1:g} b={bm.b:g}', timed(f'BM25 {L}/{R}', lambda: evaluate(bm, data['test'], L, R))))
-    for m in dense_models:
-        dr = DenseRetriever(m, cache=P.cache/'embeddings', device=pick_device(prof.device), batch_size=batch_size, n_threads=n_threads,
+    for m in S.dense_models:
+        dr = DenseRetriever(m, cache=P.cache/'embeddings', device=pick_device(prof.device), batch_size=S.batch_size, n_threads=prof.n_threads,
                             precision=precision)
         for L, R in ctx: runs.append((dr.name, L, R, dr.spec['similarity'], timed(f'{dr.name} {L}/{R}', lambda: evaluate(dr, data['test'], L, R))))
         timings.append(dict(step=f'{dr.name}: encoding {dr.encoded} texts (cache misses)', seconds=round(dr.encode_seconds, 2)))
-    rows, a9, ranks = [], [], []
     for model, L, R, params, pq in runs:
         write_json(subs/'test'/f'{run_slug(model, L, R)}.json', to_submission(pq))
-        rows.append(dict(model=model, L=L, R=R, params=params, **recall_summary(pq), proxy_acc=np.nan))
-        a9.append(by_length(pq).assign(model=model, L=L, R=R))
-        ranks.append(pq[['id', 'book', 'n', 'candidates', 'rank']].assign(model=model, L=L, R=R))
-    table3 = pd.DataFrame(rows, columns=TABLE3_COLUMNS).astype({'L': 'Int64', 'R': 'Int64'})
-    tableA9 = pd.concat(a9, ignore_index=True).astype({'L': 'Int64', 'R': 'Int64'})
-    tableA9 = tableA9[['model', 'L', 'R'] + [c for c in tableA9.columns if c not in ('model', 'L', 'R')]]
-    ranks = pd.concat(ranks, ignore_index=True).astype({'L': 'Int64', 'R': 'Int64'})[['model', 'L', 'R', 'id', 'book', 'n', 'candidates', 'rank']]
-    table3.to_csv(P.results/'table3_retrieval.csv', index=False); tableA9.to_csv(P.results/'tableA9_by_length.csv', index=False)
-    tuning.to_csv(P.results/'bm25_tuning.csv', index=False); ranks.to_csv(P.results/'retrieval_ranks.csv', index=False)
-    timings = pd.DataFrame(timings); timings.to_csv(P.runs/'retrieval_timings.csv', index=False)
-    return dict(table3=table3, tableA9=tableA9, tuning=tuning, best=best, ranks=ranks, timings=timings, data=data,
-                runs={(m, L, R): pq for m, L, R, _, pq in runs})
+        write_ranks(prof, model, L, R, params, pq)
+    write_csv(tuning, P.results/'bm25_tuning.csv')
+    by_run = {(m, L, R): pq for m, L, R, _, pq in runs}
+    plot_recall_at_k(by_run, ctx, P.figures/'recall_at_k.png', title=f'RELiC retrieval baselines, test split ({prof.name})')
+    timings = pd.DataFrame(timings); write_csv(timings, P.runs/'retrieval_timings.csv')
+    return dict(table=run_summary(runs), tuning=tuning, best=best, timings=timings, data=data, runs=by_run)
 
 def beside_paper(ours:pd.DataFrame, paper:pd.DataFrame|None=None, # the paper's rows (default: its Table 3, `PAPER_TABLE3`)
                  keys=('model', 'L', 'R'),

@@ -1,0 +1,174 @@
+"""Benchmark of the evidence search (relic_nb.search, notebook 14_evidence_search): prints figures.
+
+    .venv/bin/python bench/search_bench.py [--novel emma] [--profile pd] [--queries 100] [--recall tiny,pd]
+
+1. Index build of a ~150,000-word novel (default: Emma, read from $RELIC_NB_CORPUS or downloaded): the first time
+   (in a scratch project home, so no segmentation, embedding or index cache helps; split into reading,
+   segmentation and encoding), then again from the index cache. Targets: <= 90 s first, < 2 s from the cache.
+2. Query latency: `--queries` claims (sentences of the novel, half of them with a `<mask>` between two sentences),
+   hybrid ranking over every passage of 1-5 sentences, k=10; p50/p95/max after one warm-up query (target p95 <= 300 ms).
+3. BM25 per query on the same passages (one candidate set, `--bm25-n` sentences): the search's engine (the retrieval
+   stage's FastBM25) against bm25s and rank_bm25, side by side in this run, and rank equality with rank_bm25
+   (every candidate's rank, and the top 100) on the queries rank_bm25 scores.
+4. What composing passage vectors from sentence vectors (the search's default) changes in dense retrieval recall,
+   against encoding each passage whole (the retrieval stage), on the RELiC test windows of each profile in --recall
+   whose dataset exists (tiny: run its stages first; pd: `make reproduce` up to 07_retrieval, whose embedding cache
+   makes 'whole' cheap). BM25 and the hybrid are shown beside them.
+The CPU is shared: compare figures measured in one run.
+"""
+import argparse, os, sys, tempfile, time
+from pathlib import Path
+import numpy as np
+import pandas as pd
+
+
+def cold_home(root:Path)->Path:
+    "A scratch project home that sees the real works table and nothing cached."
+    home = Path(tempfile.mkdtemp(prefix='search_bench_'))
+    (home/'data').mkdir(); (home/'data'/'works.tsv').symlink_to(root/'data'/'works.tsv')
+    (home/'settings.ini').symlink_to(root/'settings.ini')
+    return home
+
+
+def build_figures(a, root):
+    from relic_nb import search as S
+    from relic_nb.config import get_profile
+    prof = get_profile(a.profile)
+    old = os.environ.get('RELIC_NB_HOME'); os.environ['RELIC_NB_HOME'] = str(cold_home(root))
+    try:
+        t0 = time.time(); work, data = S.read_source(a.novel, prof); t_read = time.time() - t0
+        words = len(data.split())
+        t0 = time.time(); ns = S.novel_sentences(data, prof, work.title); t_seg = time.time() - t0
+        enc = S.dense_ranker(prof, a.model)
+        t0 = time.time(); enc.passages(['warm-up']); t_load = time.time() - t0
+        t0 = time.time(); V = enc.passages(ns['sentences']); t_enc = time.time() - t0
+        del V
+        S._MODELS.clear()                                     # the full build below loads the model again, as a first run does
+        t0, c0 = time.time(), time.process_time(); idx = S.EvidenceIndex.build(a.novel, prof, a.model); t_build, c_build = time.time() - t0, time.process_time() - c0
+        t0 = time.time(); idx2 = S.EvidenceIndex.build(a.novel, prof, a.model); t_cache = time.time() - t0
+        assert idx2.cached and idx2.sentences == idx.sentences
+    finally:
+        if old is None: del os.environ['RELIC_NB_HOME']
+        else: os.environ['RELIC_NB_HOME'] = old
+    print(f'== 1. index build: {work.title} ({work.author}), {words:,} words in the file, {len(idx):,} sentences, '
+          f'{sum(len(idx) - n + 1 for n in range(1, 6)):,} passages of 1-5 sentences; encoder {enc.name} ({prof.precision})')
+    print(f'   parts, measured apart: read {t_read:.1f} s, segmentation ({prof.segment.method}) {t_seg:.1f} s, model load {t_load:.1f} s, '
+          f'encoding {len(idx):,} sentences {t_enc:.1f} s ({len(idx) / t_enc:.0f}/s)')
+    print(f'   first build (nothing cached): {t_build:.1f} s wall, {c_build:.1f} s CPU of this process  [target <= 90 s on 2 cores; '
+          f'load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs during this run: wall time counts the other processes too]')
+    print(f'   from the index cache:         {t_cache:.2f} s  [target < 2 s] (the encoder loads at the first query)')
+    print('   passage vectors are composed from sentence vectors (mean, renormalised); encoding the '
+          f'{sum(len(idx) - n + 1 for n in range(1, 6)):,} passages whole at the measured rate would take '
+          f'~{sum(len(idx) - n + 1 for n in range(1, 6)) * np.mean([n for n in range(1, 6)]) / (len(idx) / t_enc) / 60:.0f} min '
+          '(a passage of n sentences costs ~n sentences); section 4 measures what composing changes in recall')
+    return idx2
+
+
+def latency_figures(a, idx):
+    rng = np.random.default_rng(0)
+    N = len(idx.sentences)
+    claims = []
+    for i, s in enumerate(rng.choice(N - 4, a.queries, replace=False)):
+        claims.append(idx.sentences[s] if i % 2 == 0 else f'{idx.sentences[s]} <mask> {idx.sentences[s + 3]}')
+    t0 = time.time(); idx.search(claims[0]); t_first = time.time() - t0
+    times = []
+    for c in claims:
+        t0 = time.perf_counter(); idx.search(c, k=10, n_sentences=(1, 5), ranker='hybrid'); times.append(time.perf_counter() - t0)
+    ms = 1000 * np.array(times)
+    print(f'== 2. query latency, {len(claims)} claims, hybrid over every passage of 1-5 sentences, k=10')
+    print(f'   first query (loads the encoder, builds the BM25 indexes): {t_first:.1f} s')
+    print(f'   p50 {np.percentile(ms, 50):.0f} ms, p95 {np.percentile(ms, 95):.0f} ms, max {ms.max():.0f} ms  [target p95 <= 300 ms]')
+    return claims
+
+
+def bm25_figures(a, idx, claims):
+    import bm25s
+    from rank_bm25 import BM25Okapi
+    from relic_nb import search as S
+    try: from relic_nb.bm25 import tokenize                 # the BM25 engine's own module, where it has one
+    except ImportError: from relic_nb.relic.retrieval import tokenize
+    n = a.bm25_n
+    cs = idx.candidates(n)
+    docs = [tokenize(t) for t in cs.texts]
+    queries = [tokenize(S.claim_query(c)[1]) for c in claims]
+    t0 = time.time(); fast = idx.bm25.index(cs); t_fast_ix = time.time() - t0         # the search's engine, as the search builds it
+    t0 = time.time(); bs = bm25s.BM25(k1=idx.bm25.k1, b=idx.bm25.b); bs.index(docs, show_progress=False); t_bs_ix = time.time() - t0
+    t0 = time.time(); rb = BM25Okapi(docs, k1=idx.bm25.k1, b=idx.bm25.b, epsilon=idx.bm25.epsilon); t_rb_ix = time.time() - t0
+
+    def per_query(fn, qs):
+        ts = []
+        for q in qs:
+            t0 = time.perf_counter(); fn(q); ts.append(time.perf_counter() - t0)
+        return 1000 * np.mean(ts), 1000 * np.percentile(ts, 95)
+    top = lambda s: np.argpartition(-s, 10)[:10]
+    f = per_query(lambda q: top(fast.get_scores(q)), queries)
+    b = per_query(lambda q: bs.retrieve([q], k=10, show_progress=False, n_threads=1), queries)
+    rq = queries[:a.rank_bm25_queries]
+    r = per_query(lambda q: top(rb.get_scores(q)), rq)
+    print(f'== 3. BM25 per query over the {len(cs):,} passages of {n} sentences (same tokens, k1={idx.bm25.k1:g} b={idx.bm25.b:g}; top 10)')
+    print(f'   {"engine":28s} {"index s":>8s} {"mean ms/query":>14s} {"p95 ms":>8s}  queries')
+    for name, ix, (m, p), nq in [('search (FastBM25)', t_fast_ix, f, len(queries)), (f'bm25s {bm25s.__version__}', t_bs_ix, b, len(queries)),
+                                 ('rank_bm25 0.2.2 (BM25Okapi)', t_rb_ix, r, len(rq))]:
+        print(f'   {name:28s} {ix:8.2f} {m:14.2f} {p:8.2f}  {nq}')
+    print(f'   per query: the search\'s engine is {b[0] / f[0]:.1f}x bm25s and {r[0] / f[0]:.0f}x rank_bm25')
+    same_rank = same_top = 0
+    for q in rq:
+        a_s, b_s = fast.get_scores(q), np.asarray(rb.get_scores(q))
+        same_rank += bool((S.ranks_of(a_s) == S.ranks_of(b_s)).all())
+        same_top += bool((np.argsort(S.ranks_of(a_s)[0])[:100] == np.argsort(S.ranks_of(b_s)[0])[:100]).all())
+    print(f'   rank equality with rank_bm25: every candidate\'s rank equal on {same_rank}/{len(rq)} queries, top 100 equal on {same_top}/{len(rq)}')
+    return same_rank == len(rq)
+
+
+def recall_figures(a):
+    from relic_nb import search as S
+    from relic_nb.config import get_profile, paths
+    from relic_nb.relic.retrieval import BM25Retriever, evaluate, recall_summary, best_bm25
+    from relic_nb.relic.windows import relic_file, load_relic
+    print('== 4. composed vs whole passage vectors: recall on the RELiC test windows (dense = all-MiniLM-L6-v2 unless --model)')
+    for name in a.recall.split(','):
+        prof = get_profile(name)
+        if not relic_file(prof, 'test').exists():
+            print(f'   {name}: no test windows yet ({relic_file(prof, "test")}); build them (make reproduce PROFILE={name}) and run again'); continue
+        data = load_relic(prof, 'test')
+        enc = S.dense_ranker(prof, a.model)
+        vecs = {}
+        class Composed:
+            def __call__(self, cs, quotes):
+                if cs.book not in vecs: vecs[cs.book] = enc.passages(cs.sentences)
+                return enc.queries(list(quotes['query'])) @ S.compose(vecs[cs.book], cs.n, enc.normalize)[cs.starts].T
+        tuning = paths(prof).results/'bm25_tuning.csv'
+        rows = []
+        for L, R in [(4, 4), (1, 1)]:
+            k1, b = best_bm25(pd.read_csv(tuning)).get((L, R), (1.5, 0.75)) if tuning.exists() else (1.5, 0.75)
+            bm, comp = BM25Retriever(k1, b), Composed()
+            runs = [('BM25', bm), (f'{enc.name} whole', enc.retriever), (f'{enc.name} composed', comp),
+                    ('hybrid (BM25 + composed)', S.HybridRetriever(bm, comp)), ('hybrid (BM25 + whole)', S.HybridRetriever(bm, enc.retriever))]
+            for run, r in runs:
+                t0 = time.time(); s = recall_summary(evaluate(r, data, L, R, top=0))
+                rows.append(dict(profile=name, context=f'{L}/{R}', ranker=run, queries=s['queries'], **{k: s[k] for k in ('recall@1', 'recall@10', 'recall@100', 'mean_rank')},
+                                 seconds=round(time.time() - t0, 1)))
+        print(pd.DataFrame(rows).to_string(index=False))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--novel', default='emma'); ap.add_argument('--profile', default='pd')
+    ap.add_argument('--model', default='all-MiniLM-L6-v2'); ap.add_argument('--queries', type=int, default=100)
+    ap.add_argument('--bm25-n', type=int, default=3); ap.add_argument('--rank-bm25-queries', type=int, default=10)
+    ap.add_argument('--recall', default='tiny,pd'); ap.add_argument('--skip', default='', help='parts to skip, e.g. 1,2,3 or 4')
+    a = ap.parse_args()
+    root = Path(__file__).resolve().parents[1]
+    from relic_nb.config import get_profile
+    import torch; torch.set_num_threads(get_profile(a.profile).n_threads)
+    print(f'search_bench: {os.cpu_count()} CPUs visible, torch threads {torch.get_num_threads()}')
+    ok = True
+    if '1' not in a.skip:
+        idx = build_figures(a, root)
+        claims = latency_figures(a, idx)
+        ok = bm25_figures(a, idx, claims)
+    if '4' not in a.skip: recall_figures(a)
+    return 0 if ok else 1
+
+
+if __name__ == '__main__': sys.exit(main())
