@@ -52,6 +52,8 @@ class AlignSettings:
     inline_quotes:bool = True       # also match text inside quotation marks within a critic's sentence
     min_quotes:int = 1              # a (critic, novel) pair with fewer quotes is dropped (the paper's lower bound)
     max_quote_share:float = 0.8     # a critic whose sentences are more than this share quotations is an edition, not criticism
+    merge_gap_novel:int = 3         # pieces of one quotation merge across up to this many skipped novel sentences (04: merge_pieces)
+    tag_words:int = 8               # ... and across critic sentences of at most this many words between them (speech tags, ellipses)
 
 @dataclass(frozen=True)
 class WindowsSettings:
@@ -59,12 +61,20 @@ class WindowsSettings:
     context:int = 4                 # sentences of context on each side (the paper: 4)
     max_quote:int = 5               # longest quotation kept, in sentences (the paper: 1-5)
     beir_splits:tuple = ('val', 'test')   # splits exported in BEIR format (train's candidate corpus is large)
+    edge_cover:float = 0.5          # the gold's first and last sentences: share of their words the critic's quoted text holds, in order (05: covered)
+    require_marked:bool = True      # the critic must mark the quotation (quotation marks, or a paragraph of its own) ...
+    exact_words:int = 30            # ... unless it is this long (words) and exact (QRatio >= 95)
 
 @dataclass(frozen=True)
 class DatasetChecksSettings:
-    "06_dataset_checks: the recall scan and the precision sample."
+    "06_dataset_checks: the recall scan and the strict precision samples (issue 14)."
     min_run:int = 12                # shortest run of identical consecutive words that counts as a quotation
-    n_sample:int = 50               # windows drawn for the precision read
+    tune_n:int = 40                 # windows in the sample read while the alignment rules were being fixed
+    tune_seed:int = 0               # its seed (a sample = the first windows in the sha256 order of '<seed>:<id>')
+    fresh_n:int = 100               # windows in the fresh sample, drawn after the fixes and read the same strict way
+    fresh_seed:int = 1414           # its seed: fixed before any window of it was read; never tune rules on it
+    excerpt_chars:int = 400         # characters of the critic's raw file shown on each side of the located quotation (whole lines)
+    novel_neighbours:int = 3        # novel sentences shown before and after the gold
 
 @dataclass(frozen=True)
 class QuoteTypesSettings:
@@ -440,8 +450,9 @@ REGISTRY = [
            'results/windows_by_novel.csv', 'results/windows_by_source.csv', 'results/figure2_quote_lengths.csv',
            'figures/figure2_quote_lengths.png'), builds_relic_pd=True),
     Stage('06_dataset_checks', 'relic', 'relic.dataset_checks', 'run_checks', 'dataset_checks', ('03_segment', '05_windows'),
-          ('results/alignment_recall.csv', 'results/precision_sample.md', 'results/alignment_precision.csv'), builds_relic_pd=True,
-          optional=('results/alignment_precision.csv',)),
+          ('results/alignment_recall.csv', 'results/precision_sample_*.md', 'results/strict_precision.csv',
+           'results/alignment_precision.csv'), builds_relic_pd=True,
+          optional=('results/strict_precision.csv', 'results/alignment_precision.csv')),
     Stage('06a_quote_types', 'relic', 'relic.quote_types', 'run_quote_types', 'quote_types', ('05_windows',),
           ('results/annotations/quote_types/*', 'results/quote_type*.csv')),
     Stage('07_retrieval', 'relic', 'relic.retrieval', 'run_retrieval', 'retrieval', ('05_windows',),

@@ -5,23 +5,25 @@
 # %% ../nbs/14_evidence_search.ipynb #9dd952d7
 from __future__ import annotations
 import base64, hashlib, html, json, os, re, sys, time
+from contextlib import contextmanager
 from dataclasses import dataclass, asdict
 from pathlib import Path
 import numpy as np
 import pandas as pd
 from fastcore.basics import patch
-from .config import Profile, get_profile, paths, atomic_path, pick_device, corpus_mirror
-from .corpus import Corpus, Gutenberg, Mirror, CorpusError, UnknownWork, MissingText, decode_text, read_text
-from .relic.segment import segment_cached
+from .config import Profile, get_profile, paths, atomic_path, pick_device
+from .corpus import Corpus, Gutenberg, CorpusError, UnknownWork, MissingText, decode_text, read_text
+from .relic.segment import SEGMENT_VERSION, body_spans, segment_cached, _untitled_front
 from .relic.windows import query_text
-from .relic.retrieval import BM25Retriever, CandidateSet, DenseRetriever
+from .bm25 import tokenize
+from .relic.retrieval import BM25Retriever, CandidateSet, DenseRetriever, quotes_table
 
 # %% auto #0
 __all__ = ['MASK', 'RRF_K', 'SEARCH_VERSION', 'RANKERS', 'RESULT_COLUMNS', 'Work', 'header_fields', 'read_source',
-           'novel_sentences', 'claim_query', 'ranks_of', 'reciprocal_rank_fusion', 'HybridRetriever', 'SentenceEncoder',
-           'DenseRelicEncoder', 'trained_model', 'dense_ranker', 'compose', 'EvidenceIndex', 'index_key',
-           'window_ranks', 'results_table', 'main', 'results_html', 'csv_link', 'evidence_panel', 'serving',
-           'serve_page']
+           'novel_sentences', 'claim_query', 'ranks_of', 'reciprocal_rank_fusion', 'HybridRetriever', 'one_thread',
+           'SentenceEncoder', 'DenseRelicEncoder', 'trained_model', 'dense_ranker', 'compose', 'EvidenceIndex',
+           'index_key', 'window_ranks', 'results_table', 'main', 'results_html', 'csv_link', 'evidence_panel',
+           'serving', 'serve_page']
 
 # %% ../nbs/14_evidence_search.ipynb #4202010c
 @dataclass
@@ -74,14 +76,18 @@ def read_source(source:str|int|Path, # a works-table slug, a Project Gutenberg i
 
 # %% ../nbs/14_evidence_search.ipynb #84fabe10
 def novel_sentences(data:bytes, profile:str|Profile='pd', name:str='text')->dict:
-    "`sentences`, the `chapter` index of each, and the chapter `titles` of a novel's raw bytes, segmented as the pipeline does."
+    "`sentences` of a novel's own text, the `chapter` index of each and the chapter `titles`, from its raw bytes, as the segmentation stage cuts them."
     prof = get_profile(profile)
     chapters = read_text(data, name)
-    if len(chapters) > 1 and chapters[0].title == '': chapters = chapters[1:]        # as segment.novel_paragraphs
-    pars, chap = [], []
-    for i, c in enumerate(chapters): pars += c.paragraphs; chap += [i] * len(c.paragraphs)
-    seg = segment_cached(pars, paths(prof).cache/'segments', prof.segment.method)
-    return dict(sentences=seg['sentences'], chapter=[chap[p] for p in seg['paragraph']], titles=[c.title for c in chapters])
+    chap = [i for i, c in enumerate(chapters) for _ in c.paragraphs]                  # chapter of each paragraph, in order
+    pars, off = [p for c in chapters for p in c.paragraphs], _untitled_front(chapters)
+    keep = {i for a, b in body_spans(chapters) for i in range(a, b + 1)}               # the novel's own paragraphs (segment.novel_sentences)
+    cache = paths(prof).cache/'segments'
+    d = segment_cached(pars[off:], cache, prof.segment.method)                         # the chapters as one piece: the stage's cache entry
+    early = sorted(i for i in keep if i < off)                                          # an untitled prologue, segmented on its own
+    e = segment_cached([pars[i] for i in early], cache, prof.segment.method) if early else dict(sentences=[], paragraph=[])
+    kept = [(early[p], s) for s, p in zip(e['sentences'], e['paragraph'])] + [(p + off, s) for s, p in zip(d['sentences'], d['paragraph']) if p + off in keep]
+    return dict(sentences=[s for _, s in kept], chapter=[chap[p] for p, _ in kept], titles=[c.title for c in chapters])
 
 # %% ../nbs/14_evidence_search.ipynb #cc8920f8
 MASK = '<mask>'
@@ -119,6 +125,21 @@ class HybridRetriever:
 # %% ../nbs/14_evidence_search.ipynb #9d5fd65e
 _MODELS = {}   # loaded sentence-transformers models, shared by every index of this process
 
+_BLAS = None
+
+@contextmanager
+def one_thread(on:bool=True):
+    "Run torch and BLAS on one thread inside the block: for one claim a second thread only waits, and on a busy CPU it spins (10-100x slower)."
+    global _BLAS
+    if not on: yield; return
+    import torch
+    from threadpoolctl import ThreadpoolController
+    _BLAS = _BLAS or ThreadpoolController()
+    old = torch.get_num_threads(); torch.set_num_threads(1)
+    try:
+        with _BLAS.limit(limits=1, user_api='blas'): yield
+    finally: torch.set_num_threads(old)
+
 def _unit(V): return V / np.maximum(np.linalg.norm(V, axis=1, keepdims=True), 1e-12)
 
 class SentenceEncoder:
@@ -134,7 +155,9 @@ class SentenceEncoder:
     def _vec(self, which, texts):
         V = self._plain.embed(self.spec[which], list(texts))
         return _unit(V) if self.normalize else V
-    def queries(self, texts:list[str])->np.ndarray: return self._vec('query', texts)
+    def queries(self, texts:list[str])->np.ndarray:
+        self._plain.encoder(self.spec['query'])                        # loaded (with the profile's threads) before...
+        with one_thread(len(texts) <= 4): return self._vec('query', texts)   # ...a claim is encoded on one thread
     def passages(self, texts:list[str])->np.ndarray: return self._vec('candidates', texts)
     def __repr__(self): return f'SentenceEncoder({self.name!r})'
 
@@ -145,7 +168,8 @@ class DenseRelicEncoder:
         self.retriever = DenseRelicRetriever(Path(folder), cache=cache, device=device, batch_size=batch_size)
         self.name, self.normalize = 'dense-RELiC', bool(self.retriever.cfg.normalize)
         self.key = f'dense-relic-{self.retriever.fp}'
-    def queries(self, texts:list[str])->np.ndarray: return self.retriever.contexts(list(texts))
+    def queries(self, texts:list[str])->np.ndarray:
+        with one_thread(len(texts) <= 4): return self.retriever.contexts(list(texts))
     def passages(self, texts:list[str])->np.ndarray: return self.retriever.quotes(list(texts), self.retriever.model, self.retriever.tok)
     def __repr__(self): return f'DenseRelicEncoder({str(self.retriever.folder)!r})'
 
@@ -166,8 +190,8 @@ def dense_ranker(profile:str|Profile='pd', model:str|Path='auto', # 'auto': trai
     if folder is not None: return DenseRelicEncoder(folder, emb, device)
     return SentenceEncoder('all-MiniLM-L6-v2' if model == 'auto' else str(model), emb, device, prof.retrieval.batch_size, prof.n_threads, prof.precision)
 
-# %% ../nbs/14_evidence_search.ipynb #70dd54d6
-SEARCH_VERSION = 1   # bump when what an index holds changes (older caches are then rebuilt)
+# %% ../nbs/14_evidence_search.ipynb #934a283f
+SEARCH_VERSION = 2   # bump when what an index holds changes (older caches are then rebuilt)
 RANKERS = ('bm25', 'dense', 'hybrid')
 
 def _lengths(n_sentences)->range:
@@ -195,8 +219,8 @@ class EvidenceIndex:
         self.encoder, self.passages, self.max_sentences = encoder, passages, max_sentences
         self.vectors = encoder.passages(self.sentences) if vectors is None and passages == 'composed' else vectors
         self.bm25 = BM25Retriever(k1, b)
-        self._composed = {}
-        self.build_seconds, self.cached = None, False
+        self._composed, self._queries, self._weights = {}, (None, None), {}
+        self.build_seconds, self.cached, self.timings = None, False, {}   # set by `build`: seconds in all, from the cache?, seconds per step
 
     def __repr__(self): return (f'EvidenceIndex({self.work.title!r}: {len(self.sentences)} sentences, {len(self.titles)} chapters, '
                                 f'{self.encoder.name} {self.passages}, BM25 k1={self.bm25.k1:g} b={self.bm25.b:g})')
@@ -211,15 +235,28 @@ class EvidenceIndex:
         if n not in self._composed: self._composed[n] = compose(self.vectors, n, self.encoder.normalize)
         return self._composed[n]
 
+    def bm25_scores(self, cs:CandidateSet, contexts:list[str])->np.ndarray:
+        "The retrieval stage's BM25 scores (`BM25Retriever`, bit for bit), with each length's weight matrix computed once, not per query."
+        fast = self.bm25.index(cs)                                        # the stage's index of this candidate set
+        if cs.n not in self._weights: self._weights[cs.n] = fast.weights()   # words x passages BM25 weights
+        Q = fast.query_matrix([tokenize(c) for c in contexts])          # from here on, FastBM25.score_many's arithmetic
+        words = np.unique(Q.indices)
+        X = np.zeros((len(words), Q.shape[0]))
+        X[np.searchsorted(words, Q.indices), np.repeat(np.arange(Q.shape[0]), np.diff(Q.indptr))] = Q.data
+        return np.asarray((self._weights[cs.n][words].T @ X).T)
+
     def scores(self, claims:list[str], n:int, rankers=RANKERS)->dict[str, np.ndarray]:
         "Scores (claims x passages of `n` sentences, by start) under each ranker."
         cs, q = self.candidates(n), pd.DataFrame([claim_query(c) for c in claims], columns=['query', 'context'])
         out = {}
-        if {'bm25', 'hybrid'} & set(rankers): out['bm25'] = self.bm25(cs, q) if len(cs) else np.zeros((len(q), 0))
+        if {'bm25', 'hybrid'} & set(rankers): out['bm25'] = self.bm25_scores(cs, list(q['context'])) if len(cs) else np.zeros((len(q), 0))
         if {'dense', 'hybrid'} & set(rankers):
             if not len(cs): out['dense'] = np.zeros((len(q), 0))
             elif self.passages == 'whole': out['dense'] = self.encoder.retriever(cs, q)
-            else: out['dense'] = self.encoder.queries(list(q['query'])) @ self.passage_vectors(n).T
+            else:
+                key = tuple(q['query'])                                # one claim searched over several lengths: encoded once
+                if self._queries[0] != key: self._queries = (key, self.encoder.queries(list(key)))
+                out['dense'] = self._queries[1] @ self.passage_vectors(n).T
         if 'hybrid' in rankers: out['hybrid'] = reciprocal_rank_fusion(out['bm25'], out['dense'])
         return {r: out[r] for r in rankers}
 
@@ -233,12 +270,13 @@ def search(self:EvidenceIndex, claim:str, k:int=10, n_sentences=(1, 5), # a pass
     if ranker not in RANKERS: raise ValueError(f'ranker is one of {RANKERS}, not {ranker!r}')
     lengths = [n for n in _lengths(n_sentences) if n <= len(self.sentences)]
     if not lengths: return pd.DataFrame(columns=RESULT_COLUMNS)
-    per = [self.scores([claim], n, ('bm25', 'dense')) for n in lengths]
+    with one_thread(): per = [self.scores([claim], n, ('bm25', 'dense')) for n in lengths]
     n_of = np.concatenate([np.full(p['bm25'].shape[1], n) for n, p in zip(lengths, per)])
     start = np.concatenate([np.arange(p['bm25'].shape[1]) for p in per])
     S = {r: np.concatenate([p[r][0] for p in per]) for r in ('bm25', 'dense')}   # every candidate of every length: one ranking
-    S['hybrid'] = reciprocal_rank_fusion(S['bm25'], S['dense'])[0]
     R = {r: ranks_of(s)[0] for r, s in S.items()}
+    S['hybrid'] = 1.0 / (RRF_K + R['bm25']) + 1.0 / (RRF_K + R['dense'])             # reciprocal_rank_fusion, from the ranks at hand
+    R['hybrid'] = ranks_of(S['hybrid'])[0]
     taken, rows = np.zeros(len(self.sentences), bool), []
     for i in np.argsort(R[ranker], kind='stable'):
         s0, n = int(start[i]), int(n_of[i])
@@ -256,8 +294,8 @@ RESULT_COLUMNS = ['rank', 'passage', 'chapter', 'before', 'after', 'start', 'n',
 
 # %% ../nbs/14_evidence_search.ipynb #c8b136e8
 def index_key(data:bytes, encoder, segmenter:str)->str:
-    "Cache key of an index: the text's sha256, the segmenter and the encoder."
-    return f'{hashlib.sha256(data).hexdigest()[:20]}-{segmenter}-{encoder.key}-v{SEARCH_VERSION}'
+    "Cache key of an index: the text's sha256, the segmenter (and its version), the encoder, the index format."
+    return f'{hashlib.sha256(data).hexdigest()[:20]}-{segmenter}{SEGMENT_VERSION}-{encoder.key}-v{SEARCH_VERSION}'
 
 @patch(cls_method=True)
 def build(cls:EvidenceIndex, source:str|int|Path, # a works-table slug, a Gutenberg id, or a .txt path
@@ -269,17 +307,17 @@ def build(cls:EvidenceIndex, source:str|int|Path, # a works-table slug, a Gutenb
     t0, prof = time.time(), get_profile(profile)
     work, data = read_source(source, prof, gutenberg_url)
     enc = dense_ranker(prof, model)
-    folder = paths(prof).cache/'evidence'/index_key(data, enc, prof.segment.method)
+    folder, took = paths(prof).cache/'evidence'/index_key(data, enc, prof.segment.method), dict(read=time.time() - t0)
     if cache and (folder/'index.json').exists():
         d = json.loads((folder/'index.json').read_text(encoding='utf-8'))
         V = np.load(folder/'vectors.npy') if passages == 'composed' and (folder/'vectors.npy').exists() else None
         idx = cls(Work(**d['work']), d['sentences'], d['chapter'], d['titles'], enc, V, passages, k1, b)
         idx.cached = V is not None or passages == 'whole'
     else:
-        ns = novel_sentences(data, prof, work.title)
-        idx = cls(work, ns['sentences'], ns['chapter'], ns['titles'], enc, None, passages, k1, b)
+        t = time.time(); ns = novel_sentences(data, prof, work.title); took['segment'] = time.time() - t
+        t = time.time(); idx = cls(work, ns['sentences'], ns['chapter'], ns['titles'], enc, None, passages, k1, b); took['encode'] = time.time() - t
     if cache and not idx.cached and idx.vectors is not None: idx.save(folder)
-    idx.build_seconds = round(time.time() - t0, 3)
+    idx.build_seconds, idx.timings = round(time.time() - t0, 3), {k: round(v, 3) for k, v in took.items()}
     return idx
 
 @patch
@@ -295,7 +333,6 @@ def save(self:EvidenceIndex, folder:Path)->Path:
 # %% ../nbs/14_evidence_search.ipynb #ae7bba9f
 def window_ranks(index:EvidenceIndex, data:dict, book:str, L:int=4, R:int=4, rankers=('bm25', 'dense'))->pd.DataFrame:
     "The rank of each test quote's gold passage of `book` when its window's query is searched as a claim (one column per ranker)."
-    from relic_nb.relic.retrieval import quotes_table
     q = quotes_table({book: data[book]}, L, R)
     out = []
     for n, g in q.groupby('n', sort=True):

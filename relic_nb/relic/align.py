@@ -15,9 +15,10 @@ from ..config import Profile, get_profile, paths, parallel_map, atomic_path, wri
 from ..corpus import Corpus
 
 # %% auto #0
-__all__ = ['QRATIO_MIN', 'MIN_TOKENS', 'LCS_MIN', 'SHINGLE', 'MAX_POSTING', 'PARTIAL_MIN', 'PARTIAL_COVER', 'KEPT_PAIRS',
-           'shingles', 'norm', 'qratio', 'lcs_chars', 'quoted_spans', 'cut_at', 'Unit', 'CriticIndex', 'match_novel',
-           'resolve', 'find_blocks', 'align_corpus', 'source_report', 'align_path', 'kept_pairs', 'run_alignment']
+__all__ = ['QRATIO_MIN', 'MIN_TOKENS', 'LCS_MIN', 'SHINGLE', 'MAX_POSTING', 'PARTIAL_MIN', 'PARTIAL_COVER', 'PIECE_SHARE',
+           'COVER_RUN', 'MERGE_GAP_NOVEL', 'TAG_WORDS', 'KEPT_PAIRS', 'shingles', 'norm', 'qratio', 'lcs_chars',
+           'covered', 'quoted_spans', 'cut_at', 'Unit', 'CriticIndex', 'match_novel', 'resolve', 'find_blocks',
+           'merge_pieces', 'align_corpus', 'source_report', 'align_path', 'kept_pairs', 'run_alignment']
 
 # %% ../../nbs/04_align.ipynb #ba204c0f
 QRATIO_MIN = 80.0  # the paper's fuzzy-match threshold
@@ -27,6 +28,8 @@ SHINGLE = 4        # word n-gram of the candidate index
 MAX_POSTING = 200  # 4-grams found in more critic sentences than this are too common to propose pairs
 PARTIAL_MIN = 90   # an inline quotation found inside a longer novel sentence (rapidfuzz partial_ratio) ...
 PARTIAL_COVER = 0.5 # ... that covers at least half of that sentence's words
+PIECE_SHARE = 0.5   # block extension: at least this share of the added critic sentence's words are the novel sentence's, in order
+COVER_RUN = 2       # `covered` counts words in common runs of at least this many words (a lone 'the' is not a quotation)
 
 def shingles(ws:list[str], n:int=SHINGLE)->set[tuple]: return {tuple(ws[i:i+n]) for i in range(max(len(ws) - n + 1, 1))}
 
@@ -40,6 +43,13 @@ def lcs_chars(a:str, b:str)->int:
     "Length of the longest common substring of two case-folded strings."
     a, b = a.lower(), b.lower()
     return SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b)).size
+
+def covered(part:str, whole:str, min_run:int=COVER_RUN)->float:
+    "Share of `part`'s words found, in order, in `whole` (runs of `min_run`+ words; all of a shorter `part`), 0-1."
+    a, b = words(part), words(whole)
+    if not a or not b: return 0.0
+    ms = SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks()
+    return sum(m.size for m in ms if m.size >= min(min_run, len(a))) / len(a)
 
 # %% ../../nbs/04_align.ipynb #594fce8f
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|‘([^’]+)’(?!\w)')
@@ -102,21 +112,24 @@ def match_novel(index:CriticIndex, novel:str, sentences:list[str], min_score:flo
     return out
 
 # %% ../../nbs/04_align.ipynb #dce6172d
-def resolve(index:CriticIndex, matches:list[tuple], critics:dict[str, list[str]])->dict[str, dict]:
-    "Per critic: its sentences (inline quotations cut out) and each one's match (novel, j0, j1, score, how) or None."
+def resolve(index:CriticIndex, matches:list[tuple], critics:dict[str, list[str]],
+            paragraphs:dict[str, list[int]]|None=None, # per critic, the paragraph index of each sentence (0 for all when None)
+           )->dict[str, dict]:
+    "Per critic: its sentences (inline quotations cut out), each one's match (novel, j0, j1, score, how) or None, its paragraph and whether it is an inline quotation."
     best = {}   # the higher score wins (an inline quotation that fits better than its whole sentence is cut out);
                 # on a tie the whole sentence, then the first novel and sentence
     for u, novel, j0, j1, sc, how in sorted(matches, key=lambda m: (-m[4], index.units[m[0]].span is not None, m[1], m[2], m[0])):
         best.setdefault((index.units[u].critic, index.units[u].sent), (index.units[u], (novel, j0, j1, sc, how)))
     out = {}
     for c in sorted(critics):
-        sents, labels = [], []
+        sents, labels, para, inline = [], [], [], []
+        pc = (paragraphs or {}).get(c) or [0] * len(critics[c])
         for i, s in enumerate(critics[c]):
-            if (c, i) not in best: sents.append(s); labels.append(None); continue
+            if (c, i) not in best: sents.append(s); labels.append(None); para.append(pc[i]); inline.append(False); continue
             u, lab = best[(c, i)]
-            if u.span is None: sents.append(s); labels.append(lab); continue
-            for t, isq in cut_at(s, u.span): sents.append(t); labels.append(lab if isq else None)
-        out[c] = dict(sentences=sents, labels=labels)
+            if u.span is None: sents.append(s); labels.append(lab); para.append(pc[i]); inline.append(False); continue
+            for t, isq in cut_at(s, u.span): sents.append(t); labels.append(lab if isq else None); para.append(pc[i]); inline.append(isq)
+        out[c] = dict(sentences=sents, labels=labels, paragraph=para, inline=inline)
     return out
 
 # %% ../../nbs/04_align.ipynb #1c65743a
@@ -133,9 +146,11 @@ def find_blocks(critic_sents:list[str], labels:list, novels:dict[str, list[str]]
         sents = novels[b['novel']]
         while True:
             l, r = b['i0'] - 1, b['i1'] + 1
-            if l >= 0 and l not in taken and b['j0'] > 0 and lcs_chars(critic_sents[l], sents[b['j0'] - 1]) >= lcs_min:
+            if l >= 0 and l not in taken and b['j0'] > 0 and lcs_chars(critic_sents[l], sents[b['j0'] - 1]) >= lcs_min \
+               and covered(critic_sents[l], sents[b['j0'] - 1]) >= PIECE_SHARE:
                 b['i0'], b['j0'], b['lcs'] = l, b['j0'] - 1, b['lcs'] + 1; taken.add(l)
-            elif r < len(critic_sents) and r not in taken and b['j1'] + 1 < len(sents) and lcs_chars(critic_sents[r], sents[b['j1'] + 1]) >= lcs_min:
+            elif r < len(critic_sents) and r not in taken and b['j1'] + 1 < len(sents) and lcs_chars(critic_sents[r], sents[b['j1'] + 1]) >= lcs_min \
+                 and covered(critic_sents[r], sents[b['j1'] + 1]) >= PIECE_SHARE:
                 b['i1'], b['j1'], b['lcs'] = r, b['j1'] + 1, b['lcs'] + 1; taken.add(r)
             else: break
     merged = []                                            # blocks that grew into each other are one quotation
@@ -146,6 +161,28 @@ def find_blocks(critic_sents:list[str], labels:list, novels:dict[str, list[str]]
         else: merged.append(b)
     return merged
 
+# %% ../../nbs/04_align.ipynb #c8b46a79
+MERGE_GAP_NOVEL = 3   # skipped novel sentences between two pieces of one quotation
+TAG_WORDS = 8         # longest critic sentence (words) that may stand between two pieces: a speech tag, an ellipsis
+
+def merge_pieces(blocks:list[dict], critic_sents:list[str], gap_novel:int=MERGE_GAP_NOVEL, tag_words:int=TAG_WORDS,
+                 novels:dict[str, list[str]]|None=None, # novel sentences: a gap sentence that is the skipped novel text also joins
+                )->list[dict]:
+    "Blocks of one critic with the pieces of each quotation merged; each block gets `pieces` (how many it was made of)."
+    def joins(i, m, b):                                   # a speech tag or ellipsis, or the novel's text between the pieces
+        if len(words(critic_sents[i])) <= tag_words: return True
+        return novels is not None and covered(critic_sents[i], ' '.join(novels[m['novel']][m['j1']:b['j0'] + 1])) >= PIECE_SHARE
+    out = []
+    for b in sorted(blocks, key=lambda b: b['i0']):
+        b = dict(b, pieces=b.get('pieces', 1))
+        k = next((k for k in range(len(out) - 1, -1, -1) if out[k]['novel'] == b['novel']), None)   # the last piece of this novel
+        m = out[k] if k is not None else None             # (a stray match to another book in between, e.g. a short line, is absorbed)
+        if m and m['j1'] <= b['j0'] <= m['j1'] + 1 + gap_novel and b['j1'] >= m['j1'] and b['i0'] - m['i1'] <= 1 + gap_novel \
+           and all(joins(i, m, b) for i in range(m['i1'] + 1, b['i0'])):
+            m.update(i1=b['i1'], j1=b['j1'], lcs=m['lcs'] + b['lcs'], pieces=m['pieces'] + b['pieces']); del out[k + 1:]
+        else: out.append(b)
+    return out
+
 # %% ../../nbs/04_align.ipynb #2f9c401b
 _INDEX = {}
 def _match_job(args):
@@ -153,14 +190,16 @@ def _match_job(args):
     index, novels = _INDEX[key]
     return match_novel(index, novel, novels[novel])
 
-def align_corpus(critics:dict[str, list[str]], novels:dict[str, list[str]], inline:bool=True, n_workers:int=2)->dict[str, dict]:
-    "Align every critic against every novel: per critic its sentences, labels and block quotes."
+def align_corpus(critics:dict[str, list[str]], novels:dict[str, list[str]], inline:bool=True, n_workers:int=2,
+                 paragraphs:dict[str, list[int]]|None=None, # per critic, each sentence's paragraph
+                 gap_novel:int=MERGE_GAP_NOVEL, tag_words:int=TAG_WORDS)->dict[str, dict]:
+    "Align every critic against every novel: per critic its sentences, labels, paragraphs, inline flags and block quotes (pieces merged)."
     index = CriticIndex(critics, inline)
     key = id(index); _INDEX[key] = (index, novels)
     try: found = parallel_map(_match_job, [(key, n) for n in sorted(novels, key=lambda n: -len(novels[n]))], n_workers, desc='matching novels')
     finally: _INDEX.pop(key)
-    res = resolve(index, [m for ms in found for m in ms], critics)
-    for c, r in res.items(): r['blocks'] = find_blocks(r['sentences'], r['labels'], novels)
+    res = resolve(index, [m for ms in found for m in ms], critics, paragraphs)
+    for c, r in res.items(): r['blocks'] = merge_pieces(find_blocks(r['sentences'], r['labels'], novels), r['sentences'], gap_novel, tag_words, novels)
     return res
 
 # %% ../../nbs/04_align.ipynb #1a7caa1b
@@ -198,9 +237,10 @@ def run_alignment(profile:str|Profile)->dict:
     prof, t0 = get_profile(profile), time.time()
     s = prof.align
     seg = segmentation_table(prof)
-    load = lambda kind: {x: load_sentences(prof, x)['sentences'] for x in seg.slug[seg.kind == kind]}
-    critics, novels = load('criticism'), load('novel')
-    aligned = align_corpus(critics, novels, s.inline_quotes, prof.n_workers)
+    load = lambda kind: {x: load_sentences(prof, x) for x in seg.slug[seg.kind == kind]}
+    crit, novels = load('criticism'), {x: d['sentences'] for x, d in load('novel').items()}
+    critics, paras = {x: d['sentences'] for x, d in crit.items()}, {x: d['paragraph'] for x, d in crit.items()}
+    aligned = align_corpus(critics, novels, s.inline_quotes, prof.n_workers, paras, s.merge_gap_novel, s.tag_words)
     works = Corpus.for_profile(prof).works
     years = {r.slug: int(r.year) for r in works.itertuples() if pd.notna(r.year)}
     report = source_report(aligned, s.min_quotes, s.max_quote_share, years)

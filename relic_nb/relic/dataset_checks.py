@@ -4,7 +4,7 @@
 
 # %% ../../nbs/06_dataset_checks.ipynb #4fc72189
 from __future__ import annotations
-import hashlib, json
+import bisect, hashlib, json, math, re
 from collections import defaultdict
 from pathlib import Path
 import numpy as np
@@ -13,8 +13,10 @@ from ..config import Profile, get_profile, paths, parallel_map, atomic_path, wri
 from .align import MIN_TOKENS
 
 # %% auto #0
-__all__ = ['shared_runs', 'sentence_of_word', 'account_for_runs', 'precision_sample', 'sample_markdown', 'read_precision',
-           'precision_labels', 'run_checks']
+__all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'SAMPLES', 'shared_runs', 'sentence_of_word', 'account_for_runs', 'window_key',
+           'all_windows', 'precision_sample', 'RawText', 'locate', 'critic_extent', 'critic_excerpt',
+           'novel_neighbours', 'window_markdown', 'wilson', 'read_strict_labels', 'precision_table',
+           'labels_from_markdown', 'with_sources', 'strict_labels', 'sample_markdown', 'run_checks']
 
 # %% ../../nbs/06_dataset_checks.ipynb #28279f29
 def shared_runs(critics:dict[str, list[str]], # critic -> its words
@@ -64,41 +66,218 @@ def account_for_runs(runs:pd.DataFrame, blocks:pd.DataFrame, novel_sentences:dic
         else: outcome.append('missed')
     return runs.assign(outcome=outcome)
 
-# %% ../../nbs/06_dataset_checks.ipynb #02ed1e0c
-def precision_sample(relic_dir:Path, n:int=50, seed:int=0)->list[dict]:
-    "A seeded sample of windows (all splits) with their quote text, for reading: the `n` first in a hash order of the ids."
+# %% ../../nbs/06_dataset_checks.ipynb #dd4fcf6c
+def window_key(left:list[str], quote:list[str], right:list[str])->str:
+    "A fingerprint of a window's text (contexts and gold), not of its indices: a label stays valid while the text it judged does."
+    return hashlib.sha256(json.dumps([list(left), list(quote), list(right)], ensure_ascii=False).encode()).hexdigest()[:12]
+
+def all_windows(relic_dir:Path)->list[dict]:
+    "Every window of the RELiC files (all splits), with its novel, critic and critic sentence from its id `<novel>.<critic>.<i0>`."
     from relic_nb.relic.windows import read_relic
     items = []
     for split in ('train', 'val', 'test'):
         for title, b in read_relic(Path(relic_dir)/f'{split}.json').items():
             for qid, (left, start, k, right) in b['quotes'].items():
-                items.append(dict(id=qid, split=split, title=title, left=left, quote=b['sentences'][start:start + k], right=right))
-    key = lambda d: hashlib.sha256(f"{seed}:{d['id']}".encode()).hexdigest()   # a stable order: rebuilding the
-    return sorted(items, key=key)[:n]                                         # dataset keeps most of the sample
+                novel, rest = qid.split('.', 1); critic, i0 = rest.rsplit('.', 1)
+                quote = b['sentences'][start:start + k]
+                items.append(dict(id=qid, split=split, title=title, novel=novel, critic=critic, i0=int(i0), start=start, n=k,
+                                  left=left, quote=quote, right=right, key=window_key(left, quote, right)))
+    return items
 
-def sample_markdown(sample:list[dict])->str:
-    "The sample as Markdown: context, **quote**, context."
-    return '\n\n'.join(f"### {k+1}. `{d['id']}` ({d['title']}, {d['split']})\n\n{' '.join(d['left'])} "
-                       f"**{' '.join(d['quote'])}** {' '.join(d['right'])}" for k, d in enumerate(sample))
+def precision_sample(windows:list[dict], n:int=50, seed:int=0)->list[dict]:
+    "A seeded sample of windows: the `n` first in the sha256 order of '<seed>:<id>' (a rebuilt dataset keeps the windows it still has)."
+    key = lambda d: hashlib.sha256(f"{seed}:{d['id']}".encode()).hexdigest()
+    return sorted(windows, key=key)[:n]
 
-def read_precision(sample:list[dict], labels_f:Path, # the reader's verdicts: a TSV with columns id, verdict, note
-                   sample_md:str|Path='precision_sample.md')->tuple[pd.DataFrame|None, str]:
-    "The labels of the sampled windows (None unless `labels_f` covers the whole sample) and a line saying what was found."
-    if not Path(labels_f).exists(): return None, f'awaiting labels: read {sample_md} and write {labels_f}'
-    lab = pd.read_csv(labels_f, sep='\t').set_index('id')
-    missing = [d['id'] for d in sample if d['id'] not in lab.index]
-    if missing: return None, f'{labels_f} lacks {len(missing)} of the sampled windows (e.g. {missing[:3]}): label them to get the precision.'
-    v = lab.verdict[[d['id'] for d in sample]]
-    return (lab.loc[v.index].reset_index(),
-            f'precision: {(v == "ok").sum()} of {len(v)} windows are real quotations with sensible context ({(v == "ok").mean():.0%})')
+# %% ../../nbs/06_dataset_checks.ipynb #f530f0dc
+_TOKEN = re.compile(r'\w+')    # the words of config.words, with their offsets
 
-# %% ../../nbs/06_dataset_checks.ipynb #d3ec8aad
-def precision_labels(profile:str|Profile)->Path:
-    "The reader's verdicts on the precision sample (columns `id`, `verdict`, `note`): a committed input."
-    return paths(profile).data/'annotations'/f'{get_profile(profile).name}_precision.tsv'
+class RawText:
+    "A critic's file as distributed: its lines, its words with their character offsets, and an index of its word k-grams."
+    def __init__(self, text:str, k:int=3):
+        self.text, self.k, self.lines = text, k, text.split('\n')
+        self.line_start = np.cumsum([0] + [len(l) + 1 for l in self.lines[:-1]]).tolist()
+        ms = list(_TOKEN.finditer(text))
+        self.words, self.spans = [m.group().lower() for m in ms], [m.span() for m in ms]
+        self.index = defaultdict(list)
+        for p in range(len(self.words) - k + 1): self.index[tuple(self.words[p:p + k])].append(p)
+
+    def line_of(self, char:int)->int:
+        "The 1-based line number of character `char`."
+        return bisect.bisect_right(self.line_start, char)
+
+def locate(raw:RawText, parts:list[str], # consecutive pieces of the critic's text, e.g. left context, quotation, right context
+           max_hits:int=30)->list[dict|None]:
+    "Where each part lies in the raw file (`start`/`end` characters and the share of its words found there), or None."
+    k, seq, owner = raw.k, [], []
+    for i, p in enumerate(parts):
+        ws = words(p); seq += ws; owner += [i] * len(ws)
+    hits = sorted((p - t, t, p) for t in range(len(seq) - k + 1)          # (diagonal, word of the parts, word of the file)
+                  for ps in [raw.index.get(tuple(seq[t:t + k]), ())] if len(ps) <= max_hits for p in ps)
+    if not hits: return [None] * len(parts)
+    width, best, lo = 20 + len(seq) // 4, (0, 0, 0), 0   # page markers, footnotes and broken words shift the diagonal a little
+    for hi in range(len(hits)):
+        while hits[hi][0] - hits[lo][0] > width: lo += 1
+        if (n := len({h[1] for h in hits[lo:hi + 1]})) > best[0]: best = (n, lo, hi)
+    mapped = defaultdict(set)                                # part -> (its word, the file's word) pairs of the best run
+    for _, t, q in hits[best[1]:best[2] + 1]:
+        for j in range(k): mapped[owner[t + j]].add((t + j, q + j))
+    out = []
+    for i in range(len(parts)):
+        if not (m := mapped.get(i)): out.append(None); continue
+        qs = [q for _, q in m]
+        out.append(dict(start=raw.spans[min(qs)][0], end=raw.spans[max(qs)][1], cover=round(len({t for t, _ in m}) / owner.count(i), 2)))
+    return out
+
+# %% ../../nbs/06_dataset_checks.ipynb #ecfe78a3
+def critic_extent(sents:list[str], # the critic's sentences as the aligner numbered them
+                  w:dict, blocks:list[dict]=())->tuple[int, int]:
+    "The critic sentences `i0..i1` that the window's gold stands for: up to its right context, else the aligner's block."
+    i0, right = w['i0'], w['right']
+    if right:
+        for j in range(i0 + 1, min(len(sents), i0 + 200)):
+            if sents[j:j + len(right)] == right: return i0, j - 1
+    ends = [b['i1'] for b in blocks if b['novel'] == w['novel'] and b['j0'] <= w['start'] + w['n'] - 1 and b['j1'] >= w['start']
+            and b['i0'] <= i0 + 1 and b['i1'] >= i0]
+    return i0, max(ends + [i0])
+
+MARK_OPEN, MARK_CLOSE = '⟦', '⟧'
+
+def critic_excerpt(raw:RawText, spans:list[dict|None], # located left context, quotation, right context
+                   chars:int=400)->dict:
+    "The raw lines around the located quotation (`chars` each side, on to the paragraph's end within 2x that), numbered, the quotation between ⟦ ⟧, a gutter: Q quotation, L/R contexts."
+    q = spans[1]
+    if q is None: return dict(lines=None, quote_lines=None, cover=0.0, text='(the quotation was not found in the file)')
+    first, last = raw.line_of(max(0, q['start'] - chars)), raw.line_of(min(len(raw.text) - 1, q['end'] + chars))
+    while first > 1 and raw.lines[first - 2].strip() and q['start'] - raw.line_start[first - 2] <= 2 * chars: first -= 1
+    while last < len(raw.lines) and raw.lines[last].strip() and raw.line_start[last] - q['end'] <= 2 * chars: last += 1
+    def lines_of(s): return range(raw.line_of(s['start']), raw.line_of(s['end']) + 1) if s else range(0)
+    gutter = {**{l: 'L' for l in lines_of(spans[0])}, **{l: 'R' for l in lines_of(spans[2])}, **{l: 'Q' for l in lines_of(q)}}
+    marked = raw.text[:q['start']] + MARK_OPEN + raw.text[q['start']:q['end']] + MARK_CLOSE + raw.text[q['end']:]
+    lines = marked.split('\n')          # the marks add no line breaks: line numbers stay the file's
+    out = [f"{gutter.get(ln, ' ')} {ln:>6} | {lines[ln - 1]}".rstrip() for ln in range(first, last + 1)]
+    return dict(lines=(first, last), quote_lines=(raw.line_of(q['start']), raw.line_of(q['end'])), cover=q['cover'], text='\n'.join(out))
+
+def novel_neighbours(sents:list[str], start:int, n:int, k:int=3)->list[tuple[int, str, bool]]:
+    "The gold's sentences with `k` before and after: (index, sentence, whether it is gold)."
+    return [(j, sents[j], start <= j < start + n) for j in range(max(0, start - k), min(len(sents), start + n + k))]
+
+def window_markdown(k:int, w:dict)->str:
+    "One window as a section to read and label: the window, the critic's raw text, the novel around the gold, blank label lines."
+    ex, nb = w['excerpt'], w['neighbours']
+    where = (f"lines {ex['quote_lines'][0]}-{ex['quote_lines'][1]} (words found: {ex['cover']:.0%})" if ex['lines'] else 'not found')
+    head = (f"## {k}. `{w['id']}`\n\n*{w['title']}* ({w['split']}) · gold: novel sentences {w['start']}-{w['start'] + w['n'] - 1} "
+            f"({w['n']}) · critic sentences {w['i0']}-{w['i1']} · quotation in `{w['critic_file']}` {where} · window `{w['key']}`\n\n"
+            "label: \n\nnote: \n")
+    para = lambda xs: ' '.join(xs) if xs else '*(empty)*'
+    win = f"**LEFT:** {para(w['left'])}\n\n**QUOTE:** {para(w['quote'])}\n\n**RIGHT:** {para(w['right'])}\n"
+    crit = (f"**The critic's file** (`{w['critic_file']}`" + (f", lines {ex['lines'][0]}-{ex['lines'][1]}" if ex['lines'] else '') +
+            f"; {MARK_OPEN} {MARK_CLOSE} = the critic's sentences aligned as the quotation; gutter: Q quotation, L/R the window's contexts)"
+            f"\n\n```text\n{ex['text']}\n```\n")
+    nov = (f"**The novel** (`{w['novel']}`, sentences {nb[0][0]}-{nb[-1][0]}; ▶ gold)\n\n" +
+           '\n'.join(f"- {'**▶' if g else ''} `{j}` {s}{'**' if g else ''}" for j, s, g in nb) + '\n')
+    return '\n'.join([head, win, crit, nov])
+
+# %% ../../nbs/06_dataset_checks.ipynb #ea2abd93
+LABELS = ('ok', 'partial', 'bad_context', 'wrong_quote', 'leak')
+
+def wilson(k:int, n:int, z:float=1.96)->tuple[float, float]:
+    "The Wilson score interval of a share `k`/`n` (95% for z=1.96)."
+    if n == 0: return (0.0, 1.0)
+    p, d = k / n, 1 + z * z / n
+    c, h = (p + z * z / (2 * n)) / d, z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+def read_strict_labels(sample:list[dict], windows:dict[str, str], # every current window: id -> its key (window_key)
+                       labels_f:Path)->tuple[pd.DataFrame|None, pd.DataFrame, str]:
+    "The sample's labels (None unless fresh labels cover it), the stale labels (window changed or gone), and a line saying what was found."
+    cols = ['id', 'label', 'note', 'window']
+    if not Path(labels_f).exists(): return None, pd.DataFrame(columns=cols + ['why']), f'awaiting labels: write {labels_f}'
+    lab = pd.read_csv(labels_f, sep='\t', dtype=str, keep_default_na=False)
+    if missing := [c for c in cols if c not in lab.columns]: raise ValueError(f'{labels_f} lacks the column(s) {missing}; it needs {cols}')
+    lab['label'] = lab.label.str.strip().str.lower()
+    if bad := sorted(set(lab.label) - set(LABELS)): raise ValueError(f'{labels_f}: unknown label(s) {bad}; use {LABELS}')
+    if nonote := lab.id[(lab.label != 'ok') & (lab.note.str.strip() == '')].tolist():
+        raise ValueError(f'{labels_f}: every label but ok needs a note; none for {nonote[:5]}')
+    if dup := lab.id[lab.id.duplicated()].tolist(): raise ValueError(f'{labels_f}: windows labelled twice: {dup[:5]}')
+    why = np.where(~lab.id.isin(windows), 'window gone', np.where(lab.window != lab.id.map(windows), 'window changed', ''))
+    stale = lab.assign(why=why)[why != ''].reset_index(drop=True)
+    fresh = lab[why == ''].set_index('id')
+    ids = [d['id'] for d in sample]
+    todo = [i for i in ids if i not in fresh.index]
+    msg = f'{len(stale)} stale label(s) in {labels_f} (' + ', '.join(f'{w}: {n}' for w, n in stale.why.value_counts().items()) + ')' if len(stale) else ''
+    if todo: return None, stale, '; '.join(x for x in [f'{len(ids) - len(todo)} of {len(ids)} sampled windows have a current label in {labels_f}', msg] if x)
+    got = fresh.loc[ids].reset_index()[cols]
+    ok, okp = (got.label == 'ok').sum(), got.label.isin(['ok', 'partial']).sum()
+    return got, stale, '; '.join(x for x in [f'strict precision {ok}/{len(got)} ({ok / len(got):.0%}); ok+partial {okp}/{len(got)} ({okp / len(got):.0%})', msg] if x)
+
+def precision_table(labelled:dict[str, pd.DataFrame])->pd.DataFrame:
+    "Per sample: windows per label and for ok+partial, with their share and its 95% Wilson interval."
+    rows = []
+    for name, lab in labelled.items():
+        n = len(lab)
+        for label in LABELS + ('ok+partial',):
+            k = int(lab.label.isin(label.split('+')).sum()); lo, hi = wilson(k, n)
+            rows.append(dict(sample=name, label=label, windows=k, of=n, share=round(k / n, 4), lo95=round(lo, 4), hi95=round(hi, 4)))
+    return pd.DataFrame(rows, columns=['sample', 'label', 'windows', 'of', 'share', 'lo95', 'hi95'])
+
+def labels_from_markdown(md:str)->pd.DataFrame:
+    "The labels a reader wrote on the `label:` / `note:` lines of a sample's Markdown, as the rows of a labels file."
+    rows = []
+    for sec in re.split(r'^## \d+\. ', md, flags=re.M)[1:]:
+        g = lambda pat: (m.group(1).strip() if (m := re.search(pat, sec, re.M)) else '')
+        rows.append(dict(id=g(r'^`([^`]+)`'), label=g(r'^label:(.*)$'), note=g(r'^note:(.*)$'), window=g(r'· window `([0-9a-f]+)`')))
+    df = pd.DataFrame(rows, columns=['id', 'label', 'note', 'window'])
+    return df[df.label != ''].reset_index(drop=True)      # windows not read yet are left out
+
+# %% ../../nbs/06_dataset_checks.ipynb #26eff7ce
+def with_sources(profile:str|Profile, sample:list[dict], chars:int=400, # raw characters each side of the quotation
+                 k:int=3,                                               # novel sentences each side of the gold
+                 novels:dict|None=None)->list[dict]:                   # novel slug -> sentences (filled as read; pass one to reuse)
+    "The sampled windows with the critic's raw text around the quotation (`excerpt`, `critic_file`, `i1`) and the novel around the gold (`neighbours`)."
+    from relic_nb.corpus import Corpus, decode_text
+    from relic_nb.relic.align import align_path
+    from relic_nb.relic.segment import load_sentences
+    corpus, critics, novels, out = Corpus.for_profile(profile), {}, {} if novels is None else novels, []
+    for w in sample:
+        c = w['critic']
+        if c not in critics:
+            p = corpus.path(c)
+            critics[c] = (f'{p.parent.name}/{p.name}', RawText(decode_text(p.read_bytes())), json.loads((align_path(profile)/f'{c}.json').read_text()))
+        name, raw, a = critics[c]
+        if w['novel'] not in novels: novels[w['novel']] = load_sentences(profile, w['novel'])['sentences']
+        i0, i1 = critic_extent(a['sentences'], w, a['blocks'])
+        spans = locate(raw, [' '.join(w['left']), ' '.join(a['sentences'][i0:i1 + 1]), ' '.join(w['right'])])
+        out.append(dict(w, i1=i1, critic_file=name, excerpt=critic_excerpt(raw, spans, chars),
+                        neighbours=novel_neighbours(novels[w['novel']], w['start'], w['n'], k)))
+    return out
+
+def strict_labels(profile:str|Profile, sample:str)->Path:
+    "The reader's labels of a strict precision sample (columns `id`, `label`, `note`, `window`): a committed input."
+    return paths(profile).data/'annotations'/f'{get_profile(profile).name}_strict_{sample}.tsv'
+
+def sample_markdown(name:str, seed:int, sample:list[dict], labels_f:Path, status:str)->str:
+    "A sample as Markdown to read and label: a header saying how, then one section per window."
+    head = (f"# Strict precision sample `{name}`: {len(sample)} windows (seed {seed})\n\n"
+            f"Status: {status}.\n\n"
+            "Read each window against the critic's file (what did the critic quote, where does it start and end, what is the "
+            "critic's own prose around it?) and the novel (is the gold exactly the quoted sentences?). One label per window, "
+            "a note for every label but `ok`:\n\n"
+            "- `ok`: a real quotation of this novel, the gold covers what the critic quoted, the contexts are the critic's own prose;\n"
+            "- `partial`: a real quotation, but the gold's extent is off (sentences the critic quoted are missing, or it adds ones they did not);\n"
+            "- `bad_context`: LEFT or RIGHT holds novel text, a heading, a fragment, or misses the critic's framing sentence right before the quotation;\n"
+            "- `wrong_quote`: not a quotation of this novel (paraphrase, retelling, text the novelist reused elsewhere, an editor's matter);\n"
+            "- `leak`: the contexts give the gold away.\n\n"
+            f"Write the labels to `{labels_f}` (tab-separated columns `id`, `label`, `note`, `window`: the window's id and the "
+            "fingerprint after `window` in its heading, so that a label of a window that later changes is reported stale), or fill in the "
+            "`label:` and `note:` lines of a copy of this file and convert it with "
+            "`relic_nb.relic.dataset_checks.labels_from_markdown`.\n\n")
+    return head + '\n\n'.join(window_markdown(k + 1, w) for k, w in enumerate(sample)) + '\n'
+
+SAMPLES = ('tune', 'fresh')
 
 def run_checks(profile:str|Profile)->dict:
-    "The recall scan and the precision sample (and precision, when the labels cover the sample); writes their tables."
+    "The recall scan and the strict precision samples (and their precision, where current labels cover them); writes their tables."
     from relic_nb.relic.segment import load_sentences, segmentation_table, criticism_paragraphs
     prof, P = get_profile(profile), paths(profile)
     s = prof.dataset_checks
@@ -113,10 +292,22 @@ def run_checks(profile:str|Profile)->dict:
     recall['share'] = (recall.runs / max(len(acc), 1)).round(4)
     write_csv(recall, P.results/'alignment_recall.csv')
     accounted = 1 - (acc.outcome == 'missed').mean() if len(acc) else 1.0
-    sample = precision_sample(P.processed/'relic', s.n_sample, prof.seed)
-    with atomic_path(P.results/'precision_sample.md') as tmp:
-        Path(tmp).write_text(f'# {len(sample)} windows drawn for reading ({prof.name})\n\n' + sample_markdown(sample) + '\n', encoding='utf-8')
-    precision, note = read_precision(sample, precision_labels(prof), P.results/'precision_sample.md')
-    if precision is not None: write_csv(precision, P.results/'alignment_precision.csv')
-    else: (P.results/'alignment_precision.csv').unlink(missing_ok=True)   # labels of an older sample would not describe this dataset
-    return dict(runs=acc, recall=recall, accounted=accounted, sample=sample, precision=precision, note=note)
+    windows = all_windows(P.processed/'relic'); keys = {w['id']: w['key'] for w in windows}
+    draws = {'tune': (s.tune_n, s.tune_seed), 'fresh': (s.fresh_n, s.fresh_seed)}
+    drawn = {name: precision_sample(windows, n, seed) for name, (n, seed) in draws.items()}
+    read = {w['id']: w for w in with_sources(prof, list({w['id']: w for d in drawn.values() for w in d}.values()),
+                                             s.excerpt_chars, s.novel_neighbours, novel_sents)}
+    samples, labelled, stale, notes = {}, {}, {}, {}
+    for name in SAMPLES:
+        samples[name] = [read[w['id']] for w in drawn[name]]
+        lab, stale[name], notes[name] = read_strict_labels(samples[name], keys, strict_labels(prof, name))
+        if lab is not None: labelled[name] = lab
+        with atomic_path(P.results/f'precision_sample_{name}.md') as tmp:
+            Path(tmp).write_text(sample_markdown(name, draws[name][1], samples[name], strict_labels(prof, name).relative_to(P.data.parent),
+                                                 notes[name]), encoding='utf-8')
+    table = precision_table(labelled) if labelled else None       # labels of an older sample would not describe this dataset:
+    if table is not None: write_csv(table, P.results/'strict_precision.csv')           # without current ones, no table
+    else: (P.results/'strict_precision.csv').unlink(missing_ok=True)
+    if 'fresh' in labelled: write_csv(labelled['fresh'].rename(columns={'label': 'verdict'})[['id', 'verdict', 'note']], P.results/'alignment_precision.csv')
+    else: (P.results/'alignment_precision.csv').unlink(missing_ok=True)
+    return dict(runs=acc, recall=recall, accounted=accounted, samples=samples, labels=labelled, stale=stale, notes=notes, precision=table)

