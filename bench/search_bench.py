@@ -34,33 +34,28 @@ def build_figures(a, root):
     from relic_nb import search as S
     from relic_nb.config import get_profile
     prof = get_profile(a.profile)
-    old = os.environ.get('RELIC_NB_HOME'); os.environ['RELIC_NB_HOME'] = str(cold_home(root))
+    old = os.environ.get('RELIC_NB_HOME'); os.environ['RELIC_NB_HOME'] = a.home or str(cold_home(root))   # no segmentation, embedding or index cache
     try:
-        t0 = time.time(); work, data = S.read_source(a.novel, prof); t_read = time.time() - t0
-        words = len(data.split())
-        t0 = time.time(); ns = S.novel_sentences(data, prof, work.title); t_seg = time.time() - t0
-        enc = S.dense_ranker(prof, a.model)
-        t0 = time.time(); enc.passages(['warm-up']); t_load = time.time() - t0
-        t0 = time.time(); V = enc.passages(ns['sentences']); t_enc = time.time() - t0
-        del V
-        S._MODELS.clear()                                     # the full build below loads the model again, as a first run does
-        t0, c0 = time.time(), time.process_time(); idx = S.EvidenceIndex.build(a.novel, prof, a.model); t_build, c_build = time.time() - t0, time.process_time() - c0
+        c0 = time.process_time(); idx = S.EvidenceIndex.build(a.novel, prof, a.model); c_build = time.process_time() - c0
         t0 = time.time(); idx2 = S.EvidenceIndex.build(a.novel, prof, a.model); t_cache = time.time() - t0
         assert idx2.cached and idx2.sentences == idx.sentences
+        words = len(S.read_source(a.novel, prof)[1].split())
     finally:
         if old is None: del os.environ['RELIC_NB_HOME']
         else: os.environ['RELIC_NB_HOME'] = old
-    print(f'== 1. index build: {work.title} ({work.author}), {words:,} words in the file, {len(idx):,} sentences, '
-          f'{sum(len(idx) - n + 1 for n in range(1, 6)):,} passages of 1-5 sentences; encoder {enc.name} ({prof.precision})')
-    print(f'   parts, measured apart: read {t_read:.1f} s, segmentation ({prof.segment.method}) {t_seg:.1f} s, model load {t_load:.1f} s, '
-          f'encoding {len(idx):,} sentences {t_enc:.1f} s ({len(idx) / t_enc:.0f}/s)')
-    print(f'   first build (nothing cached): {t_build:.1f} s wall, {c_build:.1f} s CPU of this process  [target <= 90 s on 2 cores; '
-          f'load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs during this run: wall time counts the other processes too]')
-    print(f'   from the index cache:         {t_cache:.2f} s  [target < 2 s] (the encoder loads at the first query)')
-    print('   passage vectors are composed from sentence vectors (mean, renormalised); encoding the '
-          f'{sum(len(idx) - n + 1 for n in range(1, 6)):,} passages whole at the measured rate would take '
-          f'~{sum(len(idx) - n + 1 for n in range(1, 6)) * np.mean([n for n in range(1, 6)]) / (len(idx) / t_enc) / 60:.0f} min '
-          '(a passage of n sentences costs ~n sentences); section 4 measures what composing changes in recall')
+    P = sum(len(idx) - n + 1 for n in range(1, 6)); t = idx.timings
+    print(f'== 1. index build: {idx.work.title} ({idx.work.author}), {words:,} words in the file, {len(idx):,} sentences, '
+          f'{P:,} passages of 1-5 sentences; encoder {idx.encoder.name} ({prof.precision}), segmenter {prof.segment.method}')
+    if a.home: print(f'   (--home {a.home}: a scratch home of an earlier run, so the build below may come from its caches)')
+    if idx.cached: print(f'   opened from the cache of that home in {idx.build_seconds:.2f} s (no first-build figures)')
+    else: print(f'   first build (nothing cached): {idx.build_seconds:.1f} s wall = read {t["read"]:.1f} + segmentation {t["segment"]:.1f} + '
+          f'encoding {len(idx):,} sentences {t["encode"]:.1f} (with the model load; {len(idx) / t["encode"]:.0f} sentences/s) + BM25/save; '
+          f'{c_build:.1f} s CPU of this process  [target <= 90 s on 2 cores]')
+    print(f'   load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the end of it: the wall time counts the other processes too')
+    print(f'   from the index cache:         {t_cache:.2f} s  [target < 2 s] (the encoder itself loads at the first query)')
+    if not idx.cached: print(f'   passage vectors are composed from sentence vectors (mean, renormalised); encoding the {P:,} passages whole at the '
+          f'measured rate would take ~{P * 3 / (len(idx) / t["encode"]) / 60:.0f} min (an n-sentence passage costs ~n sentences, '
+          'mean n = 3); section 4 measures what composing changes in recall')
     return idx2
 
 
@@ -85,8 +80,7 @@ def bm25_figures(a, idx, claims):
     import bm25s
     from rank_bm25 import BM25Okapi
     from relic_nb import search as S
-    try: from relic_nb.bm25 import tokenize                 # the BM25 engine's own module, where it has one
-    except ImportError: from relic_nb.relic.retrieval import tokenize
+    from relic_nb.bm25 import tokenize
     n = a.bm25_n
     cs = idx.candidates(n)
     docs = [tokenize(t) for t in cs.texts]
@@ -101,19 +95,24 @@ def bm25_figures(a, idx, claims):
             t0 = time.perf_counter(); fn(q); ts.append(time.perf_counter() - t0)
         return 1000 * np.mean(ts), 1000 * np.percentile(ts, 95)
     top = lambda s: np.argpartition(-s, 10)[:10]
-    f = per_query(lambda q: top(fast.get_scores(q)), queries)
+    ctxs = [S.claim_query(c)[1] for c in claims]
+    idx.bm25_scores(cs, ctxs[:1])                                                 # the search's weight matrix of this length, once
+    f0 = per_query(lambda q: top(fast.get_scores(q)), queries)
+    f = per_query(lambda c: top(idx.bm25_scores(cs, [c])[0]), ctxs)                # tokenizing included
     b = per_query(lambda q: bs.retrieve([q], k=10, show_progress=False, n_threads=1), queries)
     rq = queries[:a.rank_bm25_queries]
     r = per_query(lambda q: top(rb.get_scores(q)), rq)
     print(f'== 3. BM25 per query over the {len(cs):,} passages of {n} sentences (same tokens, k1={idx.bm25.k1:g} b={idx.bm25.b:g}; top 10)')
     print(f'   {"engine":28s} {"index s":>8s} {"mean ms/query":>14s} {"p95 ms":>8s}  queries')
-    for name, ix, (m, p), nq in [('search (FastBM25)', t_fast_ix, f, len(queries)), (f'bm25s {bm25s.__version__}', t_bs_ix, b, len(queries)),
+    for name, ix, (m, p), nq in [('search (weights kept)', t_fast_ix, f, len(queries)), ('FastBM25.get_scores (stage)', t_fast_ix, f0, len(queries)),
+                                 (f'bm25s {bm25s.__version__}', t_bs_ix, b, len(queries)),
                                  ('rank_bm25 0.2.2 (BM25Okapi)', t_rb_ix, r, len(rq))]:
         print(f'   {name:28s} {ix:8.2f} {m:14.2f} {p:8.2f}  {nq}')
-    print(f'   per query: the search\'s engine is {b[0] / f[0]:.1f}x bm25s and {r[0] / f[0]:.0f}x rank_bm25')
+    print(f'   per query, the search is {b[0] / f[0]:.1f}x as fast as bm25s, {r[0] / f[0]:.0f}x rank_bm25 (FastBM25.get_scores: {b[0] / f0[0]:.1f}x bm25s)')
     same_rank = same_top = 0
-    for q in rq:
-        a_s, b_s = fast.get_scores(q), np.asarray(rb.get_scores(q))
+    for q, c in zip(rq, ctxs):
+        a_s, b_s = idx.bm25_scores(cs, [c])[0], np.asarray(rb.get_scores(q))
+        assert np.array_equal(a_s, fast.get_scores(q))                             # the search's arithmetic is the stage's, bit for bit
         same_rank += bool((S.ranks_of(a_s) == S.ranks_of(b_s)).all())
         same_top += bool((np.argsort(S.ranks_of(a_s)[0])[:100] == np.argsort(S.ranks_of(b_s)[0])[:100]).all())
     print(f'   rank equality with rank_bm25: every candidate\'s rank equal on {same_rank}/{len(rq)} queries, top 100 equal on {same_top}/{len(rq)}')
@@ -156,6 +155,7 @@ def main():
     ap.add_argument('--novel', default='emma'); ap.add_argument('--profile', default='pd')
     ap.add_argument('--model', default='all-MiniLM-L6-v2'); ap.add_argument('--queries', type=int, default=100)
     ap.add_argument('--bm25-n', type=int, default=3); ap.add_argument('--rank-bm25-queries', type=int, default=10)
+    ap.add_argument('--home', help='reuse the scratch project home of an earlier run (its caches) instead of a new one')
     ap.add_argument('--recall', default='tiny,pd'); ap.add_argument('--skip', default='', help='parts to skip, e.g. 1,2,3 or 4')
     a = ap.parse_args()
     root = Path(__file__).resolve().parents[1]
