@@ -19,7 +19,8 @@ __all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'RETELL_SHARE', 'N
            'novel_grams', 'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark', 'inside_quotes', 'is_marked',
            'edge_trim', 'continues_quote', 'build_window', 'build_windows', 'outcomes_by_source', 'to_relic',
            'RelicFormatError', 'validate_relic', 'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text',
-           'write_beir', 'table1', 'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'run_windows']
+           'write_beir', 'table1', 'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'power_split',
+           'run_windows']
 
 # %% ../../nbs/05_windows.ipynb #af11bd33
 FRAGMENT_WORDS = 6    # shortest fragment of a quote sentence that counts as giving it away
@@ -352,14 +353,41 @@ def plot_quote_lengths(lengths:pd.DataFrame, # `quote_lengths`' table
     plt.close(fig)
     return Path(path)
 
+# %% ../../nbs/05_windows.ipynb #9a1d518f
+def _cheapest(counts:pd.DataFrame, min_quotes:int, min_novels:int, max_share:float)->list[str]:
+    "The novels (rows `novel`, `windows`, `sentences`) with at least `min_quotes` windows from `min_novels` novels and the fewest sentences."
+    ok = counts[counts.windows <= max_share * min_quotes].sort_values('novel')
+    best = {(0, 0): (0, ())}                           # (windows capped at min_quotes, novels capped) -> (sentences, novels)
+    for r in ok.itertuples():
+        for (w, c), (s, sel) in list(best.items()):
+            key, val = (min(w + r.windows, min_quotes), min(c + 1, min_novels)), (s + r.sentences, sel + (r.novel,))
+            if key not in best or val < best[key]: best[key] = val
+    if (min_quotes, min_novels) not in best:
+        raise ValueError(f'no set of novels has {min_quotes} windows from {min_novels} novels with none above {max_share:.0%} of '
+                         f'them ({int(ok.windows.sum())} windows in {len(ok)} eligible novels): lower the split bounds '
+                         "(windows.min_test_quotes, ...) or use windows.split='relic'")
+    return sorted(best[(min_quotes, min_novels)][1])
+
+def power_split(counts:pd.DataFrame, # one row per novel: `novel`, `windows`, `sentences`
+                min_test_quotes:int=400, min_test_novels:int=4, min_val_quotes:int=150, min_val_novels:int=3,
+                max_novel_share:float=0.5)->dict[str, str]:
+    "Novel -> 'train' / 'val' / 'test': the cheapest test set (fewest sentences) with the bounds, then the cheapest val set."
+    test = _cheapest(counts, min_test_quotes, min_test_novels, max_novel_share)
+    val = _cheapest(counts[~counts.novel.isin(test)], min_val_quotes, min_val_novels, max_novel_share)
+    return {n: 'test' if n in test else 'val' if n in val else 'train' for n in counts.novel}
+
 # %% ../../nbs/05_windows.ipynb #4311d34e
 def run_windows(profile:str|Profile)->dict:
-    "Build the windows; write the RELiC files, BEIR folders, blocks table, per-source report, Table 1, per-novel counts and Figure 2."
+    "Build the windows, split them by novel (`prof.windows.split`); write the RELiC files, BEIR folders, blocks table, per-source report, Table 1, per-novel counts and Figure 2."
     prof, P = get_profile(profile), paths(profile)
     s = prof.windows
     novels = {}
     win, blocks = build_windows(prof, s.context, s.max_quote, s.edge_cover, s.require_marked, s.exact_words, novels)          # every novel with a window is read there once
     works = Corpus.for_profile(prof).works.set_index('slug')
+    if s.split == 'power':
+        counts = win.groupby('novel').size().rename('windows').reset_index().assign(sentences=lambda d: d.novel.map(lambda n: len(novels[n])))
+        win['split'] = win.novel.map(power_split(counts, s.min_test_quotes, s.min_test_novels, s.min_val_quotes, s.min_val_novels, s.max_novel_share))
+    elif s.split != 'relic': raise ValueError(f"windows.split must be 'relic' or 'power', not {s.split!r}")
     for split in ('train', 'val', 'test'):
         w = win[win.split == split]
         sents = {n: novels[n] for n in sorted(set(w.novel))}
