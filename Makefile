@@ -8,6 +8,7 @@ TORCH ?= torch==2.13.0
 PROFILE ?= pd
 FROM ?=
 PARAMS ?=
+REF ?= HEAD
 # make test runs the fast tests; CI (CI=true) and SLOW=1 also run the cells marked #| slow
 TEST_FLAGS ?= $(if $(or $(CI),$(SLOW)),slow,)
 
@@ -19,13 +20,15 @@ ifeq ($(origin RELIC_NB_CORPUS),undefined)
   endif
 endif
 
-.PHONY: help env reproduce test clean-outputs readme docs datasets search-page
+.PHONY: help env reproduce rehearse test clean-outputs readme docs datasets search-page verify
 
 help:
 	@echo "make reproduce [PROFILE=pd|tiny|paper] [FROM=stage] [PARAMS=\"-p epochs 1\"]   set up .venv if needed, run every notebook in order"
+	@echo "make rehearse [SCALE=0.1]                           a synthetic release of the paper's shape (SCALE x its size) through the paper's stages on CPU: time and memory per step (results/rehearse/rehearsal_steps.csv)"
 	@echo "make test [SLOW=1]                                   set up .venv if needed, run the notebook tests (SLOW=1 or CI=true: the slow ones too)"
 	@echo "make search-page                                     the evidence search as a web page (voila, http://localhost:8866)"
 	@echo "make datasets [PROFILE=pd]                           the RELiC-PD and GANDALF-PD archives (data/processed/<profile>/releases/) and datasheets (results/<profile>/datasheets/)"
+	@echo "make verify [PROFILE=pd] [REF=commit]               compare results/<profile>/ with the committed tables cell by cell (exact, or within the committed 95% interval)"
 	@echo "make docs                                            the documentation site (nbdev_docs, or HTML pages without quarto)"
 
 $(VENV)/.installed: requirements.txt setup.py settings.ini
@@ -40,6 +43,12 @@ env: $(VENV)/.installed
 
 reproduce: env
 	$(BIN)/python -m relic_nb.runner --profile $(PROFILE) $(if $(FROM),--from $(FROM)) $(PARAMS)
+
+verify: env   # a run's tables against the committed ones (git show $(REF):results/$(PROFILE)/...): exact cells bit for bit, floating-point figures within their interval
+	$(BIN)/python -m relic_nb.report --verify --profile $(PROFILE) --ref $(REF)
+
+rehearse: env   # the paper profile's RELiC stages on a synthetic release of its shape (nbs/15_rehearsal.ipynb); SCALE=1.0 is the paper's size
+	$(BIN)/python -m relic_nb.rehearsal --scale $(or $(SCALE),1.0)
 
 datasets: env   # the last stage alone: versioned archives of RELiC-PD and GANDALF-PD, checked against the tables (run `make reproduce` first)
 	$(BIN)/python -m relic_nb.runner --profile $(PROFILE) --only 13_datasets

@@ -13,11 +13,11 @@ from pathlib import Path
 __all__ = ['SEED', 'SECTIONS', 'PROFILES', 'GUTENBERG_URL', 'PRECISIONS', 'REGISTRY', 'STAGES', 'RELIC_PD_STAGES', 'project_root',
            'CleaningSettings', 'SegmentSettings', 'AlignSettings', 'WindowsSettings', 'DatasetChecksSettings',
            'QuoteTypesSettings', 'RetrievalSettings', 'DenseTraining', 'DenseRelicSettings', 'HumanProxySettings',
-           'GandalfDataSettings', 'GandalfBaselinesSettings', 'Profile', 'setting_names', 'get_profile',
-           'stage_settings', 'settings_table', 'Paths', 'paths', 'corpus_mirror', 'gutenberg_url', 'set_seed',
-           'pick_device', 'bf16_native', 'check_precision', 'inference_precision', 'autocast', 'atomic_path',
-           'write_json', 'write_csv', 'parallel_map', 'words', 'Stage', 'stage', 'stages_for', 'stage_files', 'owner',
-           'missing_outputs']
+           'GandalfDataSettings', 'GandalfBaselinesSettings', 'ReportSettings', 'RehearsalSettings', 'Profile',
+           'setting_names', 'get_profile', 'stage_settings', 'settings_table', 'Paths', 'paths', 'corpus_mirror',
+           'gutenberg_url', 'set_seed', 'pick_device', 'bf16_native', 'check_precision', 'inference_precision',
+           'autocast', 'atomic_path', 'write_json', 'write_csv', 'parallel_map', 'words', 'Stage', 'stage',
+           'stages_for', 'stage_files', 'owner', 'missing_outputs']
 
 # %% ../nbs/00_config.ipynb #ddef3354
 def project_root(start:Path|None=None, # where to start looking (default: the working directory)
@@ -64,6 +64,12 @@ class WindowsSettings:
     edge_cover:float = 0.5          # the gold's first and last sentences: share of their words the critic's quoted text holds, in order (05: covered)
     require_marked:bool = True      # the critic must mark the quotation (quotation marks, or a paragraph of its own) ...
     exact_words:int = 30            # ... unless it is this long (words) and exact (QRatio >= 95)
+    split:str = 'relic'             # 'relic': each novel keeps its split in the RELiC release; 'power': 05's power_split chooses (below)
+    min_test_quotes:int = 400       # power split: the test set has at least this many quotes ...
+    min_test_novels:int = 4         # ... from at least this many novels
+    min_val_quotes:int = 150        # ... and the validation set this many (early stopping, BM25 tuning) ...
+    min_val_novels:int = 3          # ... from this many novels
+    max_novel_share:float = 0.5     # a novel with more windows than this share of a split's minimum cannot be in it
 
 @dataclass(frozen=True)
 class DatasetChecksSettings:
@@ -89,8 +95,10 @@ class RetrievalSettings:
     contexts:tuple = ('1/1', '4/4', '0/1', '0/4', '1/0', '4/0')   # L/R: sentences of context left/right of the mask (Table 3's rows)
     bm25_k1:tuple = (0.3, 0.6, 0.9, 1.2, 1.5, 2.0)      # BM25 k1 values tried on val
     bm25_b:tuple = (0.1, 0.25, 0.4, 0.6, 0.75, 0.9)     # BM25 b values tried on val
+    bm25_tune_quotes:int = 0        # val quotes the BM25 grid is tuned on: 0 = all (the paper's way), else a sample of that many (seeded by `seed`)
     dense_models:tuple = ('all-MiniLM-L6-v2',)          # zero-shot dense retrievers: names in RETRIEVERS, model ids or folders
     batch_size:int = 16             # encoder batch size (16 was fastest on 2 CPU threads)
+    backend:str = 'torch'           # dense encoder: 'torch' (sentence-transformers, at `precision`), 'onnx' or 'onnx-int8' (ONNX Runtime, CPU; retrieval.BACKENDS)
     random_draws:int = 200          # repeated seeded random rankings for the check against the analytic value
 
 @dataclass(frozen=True)
@@ -121,6 +129,8 @@ class DenseTraining:
 class DenseRelicSettings(DenseTraining):
     "08_dense_relic: the context sizes trained, and how (`DenseTraining`)."
     contexts:tuple = ('4/4', '1/1')   # L/R variants to train (Table 3 has 0/1, 0/4, 1/0, 4/0, 1/1, 4/4)
+    curve_shares:tuple = (0.25, 0.5)  # learning curve: shares (< 1) of the training windows, each a full training run of curve_context (100% is the main model)
+    curve_context:str = '4/4'         # the L/R variant of the learning curve
 
 @dataclass(frozen=True)
 class HumanProxySettings:
@@ -154,10 +164,34 @@ class GandalfBaselinesSettings:
     xl_memory:int = 512               # tokens of past states carried forward (the recurrent memory)
     random_draws:int = 200            # seeded random answer sets for the random-baseline check
 
+@dataclass(frozen=True)
+class ReportSettings:
+    "12_report: the intervals and paired tests of every table (`relic_nb.stats`), and what `make verify` lets differ."
+    n_boot:int = 1000                 # bootstrap resamples of the items (quotes, proxy items, questions) per interval
+    level:float = 0.95                # coverage of every interval
+    n_perm:int = 10_000               # random sign flips of the paired permutation test
+    baseline:str = 'BM25 4/4'         # every run of Table 3 is compared with this run ('model L/R', or 'random')
+    compare:tuple = ('BM25+dense-RELiC (RRF) 4/4 | dense-RELiC 4/4', 'BM25+all-MiniLM-L6-v2 (RRF) 4/4 | all-MiniLM-L6-v2 4/4')   # more comparisons 'run a | run b', made where both runs exist (names hold spaces: set from Python, not -p)
+    paired_ks:tuple = (1, 10, 100)    # recall@k of the paired comparisons (with the mean rank)
+    figure_ks:tuple = (10, 100)       # recall@k drawn with intervals (Table 3's figure) and of the learning curve
+    exact_models:tuple = ('random', 'BM25', 'tfidf')   # make verify: rows of these models match bit for bit; other models' figures within the committed interval
+    float_files:tuple = ('dense_relic_training.csv', 'dense_vs_bm25.csv', 'table5_dense_vs_bm25.csv', 'table6_evidence.csv', 'table5_failures.csv',
+                         'proxy/keys/errors.csv', 'proxy/errors/*', 'datasheets/checks.csv')   # make verify: tables of floating-point models without a model column: differences shown, not failures
+
+@dataclass(frozen=True)
+class RehearsalSettings:
+    "15_rehearsal (a tool, not a stage): the synthetic release of the paper's shape, and the timed rehearsal of the paper's stages on it."
+    data_scale:float = 1.0            # share of the paper's books and quotes (1.0: 79 books, 62,956 / 7,833 / 7,785 quotes; 0.01: a smoke run)
+    sentences_from:str = 'pd'         # profile whose segmented novels and criticism (data/processed/<it>/sentences) supply the text
+    tiny_encoder:bool = True          # model steps (07's zero-shot rows, 08's training) with a one-layer random BERT and the real tokenizer
+    bench_passages:int = 1000         # candidate passages encoded with all-MiniLM-L6-v2 for the per-1,000-passages figure
+    smoke_share:float = 0.01          # `subsample_release`: share of a real release's books and quotes kept for a smoke run
+
 SECTIONS = {'cleaning': CleaningSettings, 'segment': SegmentSettings, 'align': AlignSettings, 'windows': WindowsSettings,
             'dataset_checks': DatasetChecksSettings, 'quote_types': QuoteTypesSettings, 'retrieval': RetrievalSettings,
             'dense_relic': DenseRelicSettings, 'human_proxy': HumanProxySettings, 'gandalf_data': GandalfDataSettings,
-            'gandalf_baselines': GandalfBaselinesSettings}   # Profile field -> the settings of the stage module of that name
+            'gandalf_baselines': GandalfBaselinesSettings, 'report': ReportSettings,
+            'rehearsal': RehearsalSettings}   # Profile field -> the settings of the stage module of that name
 
 @dataclass(frozen=True)
 class Profile:
@@ -165,7 +199,7 @@ class Profile:
     name:str             # tiny | pd | paper
     description:str
     corpus:str           # 'fixtures': self-made test texts; 'gutenberg': mirror ($RELIC_NB_CORPUS) or download
-    relic_release:bool   # True: read the official RELiC JSON from data/RELiC/ instead of building RELiC-PD
+    relic_release:bool   # True: read the official RELiC JSON (from `release_dir`) instead of building RELiC-PD
     encoder:str          # model id (or local folder) of the dense encoder
     device:str = 'cpu'   # 'cpu', 'cuda', or 'auto' (cuda when available)
     precision:str = 'float32' # inference arithmetic of the pretrained encoders and LMs: 'float32', or 'bfloat16'
@@ -173,6 +207,7 @@ class Profile:
     seed:int = SEED
     n_workers:int = 2    # processes for the text stages (01-04, 06); 0 runs serially (easier to debug)
     n_threads:int = 2    # torch CPU threads of the model stages (07-09, 11)
+    release_dir:str = 'data/RELiC'   # where a `relic_release` profile reads train.json / val.json / test.json (relative to the project root)
     cleaning:CleaningSettings = CleaningSettings()
     segment:SegmentSettings = SegmentSettings()
     align:AlignSettings = AlignSettings()
@@ -184,23 +219,37 @@ class Profile:
     human_proxy:HumanProxySettings = HumanProxySettings()
     gandalf_data:GandalfDataSettings = GandalfDataSettings()
     gandalf_baselines:GandalfBaselinesSettings = GandalfBaselinesSettings()
+    report:ReportSettings = ReportSettings()
+    rehearsal:RehearsalSettings = RehearsalSettings()
 
 PROFILES = {p.name: p for p in [
     Profile('tiny', 'self-made fixtures; seconds; what nbdev_test runs', corpus='fixtures',
             relic_release=False, encoder='all-MiniLM-L6-v2',
             dense_relic=DenseRelicSettings(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=True, batch_size=4, epochs=2,
-                                           patience=1, checkpoint_every=2, max_context_tokens=96, max_quote_tokens=48, val_pool=20, val_k=3),
+                                           patience=1, checkpoint_every=2, max_context_tokens=96, max_quote_tokens=48, val_pool=20, val_k=3,
+                                           curve_shares=(0.5,)),
             gandalf_baselines=GandalfBaselinesSettings(lm_model='tiny-random-llama', lm_questions=10, xl_books=0, xl_max_tokens=0)),
     Profile('pd', 'the public-domain Gutenberg corpus on CPU; the default main job', corpus='gutenberg',
             relic_release=False, encoder='all-MiniLM-L6-v2', precision='bfloat16',
+            windows=WindowsSettings(split='power'),
+            retrieval=RetrievalSettings(backend='onnx-int8'),   # ONNX Runtime, int8 weights: >2x the bf16 torch path on 2 cores, rankings within its intervals (bench/encoder_bench.py)
             dense_relic=DenseRelicSettings(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=False, batch_size=32, epochs=2,
                                            patience=2, lr=5e-5, freeze_layers=3, extra_negatives=500, checkpoint_every=10, val_pool=500,
-                                           val_k=10, mixed_precision='bf16')),
+                                           val_k=10, mixed_precision='bf16'),
+            gandalf_baselines=GandalfBaselinesSettings(lm_questions=250, xl_books=12, xl_max_tokens=8192)),
     Profile('paper', 'the official RELiC release and roberta-base on a GPU', corpus='gutenberg',
             relic_release=True, encoder='roberta-base', device='auto',
             dense_relic=DenseRelicSettings(pooling='cls', normalize=False, train_quote_encoder=True, batch_size=32, epochs=10, patience=2,
-                                           mixed_precision='bf16', checkpoint_every=500, val_pool=1000, val_k=10)),
+                                           mixed_precision='bf16', checkpoint_every=500, val_pool=1000, val_k=10,
+                                           curve_shares=())),   # each curve point would be a full roberta-base training: GPU hours
 ]}
+PROFILES['rehearse'] = replace(PROFILES['paper'], name='rehearse', device='cpu', encoder='all-MiniLM-L6-v2', release_dir='data/rehearsal/RELiC',
+    description="paper's stages on a synthetic release of the paper's shape (15_rehearsal: `make rehearse`), on CPU: times and memory",
+    dense_relic=replace(PROFILES['paper'].dense_relic, mixed_precision='no', epochs=1),      # one epoch: the time per epoch is what is measured
+    retrieval=replace(PROFILES['paper'].retrieval, bm25_tune_quotes=2000))   # BM25's grid on 2,000 of the 7,833 val quotes (all of them: ~8 min on 2 cores)
+PROFILES['smoke'] = replace(PROFILES['paper'], name='smoke', release_dir='data/smoke/RELiC',
+    description="paper's stages on 1% of the official release (15_rehearsal.subsample_release): a few minutes that check a GPU setup",
+    dense_relic=replace(PROFILES['paper'].dense_relic, epochs=1))
 
 
 # %% ../nbs/00_config.ipynb #873cb217
@@ -279,12 +328,13 @@ class Paths:
     "Every folder of the compendium for one profile."
     root:Path
     profile:str
+    release:str = 'data/RELiC'   # the profile's `release_dir`
     @property
     def data(self): return self.root/'data'                       # committed facts (works table) and inputs
     @property
     def works(self): return self.data/'works.tsv'                 # the committed table of every work
     @property
-    def relic_release(self): return self.data/'RELiC'             # the official RELiC JSON, if a user adds it
+    def relic_release(self): return self.root/self.release         # the official RELiC JSON, if a user adds it (`Profile.release_dir`)
     @property
     def cache(self): return self.data/'cache'                     # downloads and caches shared by profiles
     @property
@@ -309,7 +359,8 @@ class Paths:
 
 def paths(profile:str|Profile='tiny', root:Path|None=None)->Paths:
     "The `Paths` of `profile` under the project root."
-    return Paths(Path(root) if root else project_root(), get_profile(profile).name)
+    prof = get_profile(profile)
+    return Paths(Path(root) if root else project_root(), prof.name, prof.release_dir)
 
 # %% ../nbs/00_config.ipynb #0ddaf815
 GUTENBERG_URL = 'https://www.gutenberg.org/cache/epub/{id}/pg{id}.txt' # plain-text UTF-8 file of ebook {id}
@@ -426,7 +477,7 @@ class Stage:
     inputs:tuple        # stages whose outputs it reads
     outputs:tuple       # what it writes, as glob patterns under the profile's folders: results/, figures/, processed/
     builds_relic_pd:bool = False   # part of building RELiC-PD: skipped by a profile that reads the official release
-    optional:tuple = ()             # outputs written only once a person has supplied something (labels): not "missing" before
+    optional:tuple = ()             # outputs a finished run may lack (labels a person has not supplied yet; a setting that turns them off): never "missing"
 
     @property
     def notebook(self)->str: return f'{self.name}.ipynb'
@@ -459,8 +510,11 @@ REGISTRY = [
           ('results/ranks/*.csv', 'results/submissions/*/*.json', 'results/bm25_tuning.csv', 'figures/recall_at_k.png')),
     Stage('08_dense_relic', 'relic', 'relic.dense_relic', 'run_dense', 'dense_relic', ('05_windows', '07_retrieval'),
           ('processed/dense_relic/**', 'results/ranks/dense-relic_*.csv', 'results/submissions/test/dense-relic_*.json',
+           'results/ranks/bm25-dense-relic-rrf_*.csv', 'results/submissions/test/bm25-dense-relic-rrf_*.json',
+           'results/ranks/curve/dense-relic-*pct_*.csv',
            'results/dense_relic_training.csv', 'figures/dense_relic_training.png', 'results/dense_vs_bm25.csv',
-           'results/table5_dense_vs_bm25.csv', 'results/table6_evidence.csv')),
+           'results/table5_dense_vs_bm25.csv', 'results/table6_evidence.csv'),
+          optional=('results/ranks/curve/dense-relic-*pct_*.csv',)),   # no learning curve where dense_relic.curve_shares is empty
     Stage('09_human_proxy', 'relic', 'relic.human_proxy', 'run_proxy', 'human_proxy', ('05_windows', '07_retrieval', '08_dense_relic'),
           ('results/proxy/**', 'results/table4_agreement.csv', 'results/table5_failures.csv')),
     Stage('10_gandalf_data', 'gandalf', 'gandalf.data', 'run_gandalf_data', 'gandalf_data', ('01_corpus',),
@@ -469,9 +523,13 @@ REGISTRY = [
     Stage('11_gandalf_baselines', 'gandalf', 'gandalf.baselines', 'run_gandalf_baselines', 'gandalf_baselines', ('10_gandalf_data',),
           ('processed/gandalf/baseline_answers.csv', 'results/gandalf_table3.csv', 'results/gandalf_table4_levels.csv',
            'figures/gandalf_accuracy_by_level.png')),
-    Stage('12_report', 'shared', 'report', 'run_report', None, ('07_retrieval', '08_dense_relic', '09_human_proxy', '11_gandalf_baselines'),
+    Stage('12_report', 'shared', 'report', 'run_report', 'report', ('07_retrieval', '08_dense_relic', '09_human_proxy', '11_gandalf_baselines'),
           ('results/table3_retrieval.csv', 'results/tableA9_by_length.csv', 'results/retrieval_ranks.csv', 'results/REPORT.md',
-           'results/tables.sha256', 'figures/recall_at_k_all.png', 'figures/recall_by_length.png')),
+           'results/tables.sha256', 'figures/recall_at_k_all.png', 'figures/recall_by_length.png',
+           'results/table3_intervals.csv', 'results/tableA9_intervals.csv', 'results/table3_paired.csv',
+           'results/gandalf_table3_intervals.csv', 'results/gandalf_table4_intervals.csv', 'results/learning_curve.csv',
+           'figures/table3_intervals.png', 'figures/learning_curve.png'),
+          optional=('results/learning_curve.csv', 'figures/learning_curve.png')),
     Stage('13_datasets', 'shared', 'datasets', 'run_datasets', None, ('01_corpus', '05_windows', '06_dataset_checks', '10_gandalf_data', '12_report'),
           ('processed/releases/relic-pd-*.tar.gz', 'processed/releases/gandalf-pd-*.tar.gz', 'results/datasheets/*')),
 ]

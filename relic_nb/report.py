@@ -4,18 +4,207 @@
 
 # %% ../nbs/12_report.ipynb #28fe76da
 from __future__ import annotations
-import hashlib, re
+import hashlib, io, re, subprocess, sys
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .config import Profile, atomic_path, get_profile, owner, paths, stage_settings, stages_for, write_csv
+from .config import Profile, atomic_path, get_profile, owner, paths, project_root, stage_settings, stages_for, write_csv
 from .relic.retrieval import (KS, PAPER_TABLE3, PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, TABLE3_COLUMNS, beside_paper, by_length,
                                       read_ranks, recall_summary, table3_runs)
-from .relic.human_proxy import read_proxy_column
+from .relic.human_proxy import proxy_folder, read_proxy_column
+from .stats import compare_runs, group_intervals, ranks_intervals
 
 # %% auto #0
-__all__ = ['retrieval_tables', 'md', 'Report', 'recall_curves', 'plot_recall_curves', 'plot_by_length', 'stage_timings',
-           'table_checksums', 'relic_sections', 'gandalf_sections', 'build_report', 'run_report']
+__all__ = ['PAIRED_COLUMNS', 'CURVE_FILE', 'INTERVAL_TABLES', 'parse_run', 'run_label', 'proxy_intervals', 'table3_intervals',
+           'tableA9_intervals', 'comparison_pairs', 'table3_paired', 'gandalf_intervals', 'learning_curve',
+           'plot_learning_curve', 'plot_table3_intervals', 'intervals_wide', 'paired_prose', 'retrieval_tables', 'md',
+           'Report', 'recall_curves', 'plot_recall_curves', 'plot_by_length', 'stage_timings', 'table_checksums',
+           'intervals_sections', 'relic_sections', 'gandalf_sections', 'build_report', 'run_report', 'committed_tables',
+           'folder_tables', 'compare_tables', 'verify_tables', 'main']
+
+# %% ../nbs/12_report.ipynb #ce5685e6
+def parse_run(spec:str)->tuple:
+    "A run as the settings name it: 'BM25 4/4' -> ('BM25', 4, 4); 'random' -> ('random', None, None)."
+    m = re.fullmatch(r'\s*(.+?)\s+(\d+)/(\d+)\s*', str(spec))
+    return (m[1], int(m[2]), int(m[3])) if m else (str(spec).strip(), None, None)
+
+def run_label(model:str, L, R)->str:
+    "The name of a run in the report: 'BM25 4/4', 'random'."
+    return str(model) if L is None or pd.isna(L) else f'{model} {int(L)}/{int(R)}'
+
+def _bkw(prof:Profile)->dict: return dict(n_boot=prof.report.n_boot, level=prof.report.level, seed=prof.seed)
+
+def proxy_intervals(profile:str|Profile, proxy:pd.DataFrame|None=None, # 09's proxy column (`read_proxy_column`), for the random row
+                   )->pd.DataFrame:
+    "The proxy accuracy of every model with its interval (long, metric 'proxy_acc'): bootstrap over 09's items; random: binomial range of a random picker."
+    from scipy.stats import binom
+    prof = get_profile(profile); cols = ['model', 'L', 'R', 'metric', 'value', 'lo', 'hi', 'n']
+    f = proxy_folder(prof)/'model_picks.csv'
+    try: picks = pd.read_csv(f, dtype={'L': 'Int64', 'R': 'Int64'})
+    except (FileNotFoundError, pd.errors.EmptyDataError): return pd.DataFrame(columns=cols)
+    out = group_intervals(picks[picks.model != 'random'], ['model', 'L', 'R'], 'correct', 100, **_bkw(prof)).assign(metric='proxy_acc')
+    n_random = int((picks.model == 'random').sum())
+    r = proxy[proxy.model == 'random'] if proxy is not None else proxy
+    if n_random and r is not None and len(r):
+        acc, a = float(r.proxy_acc.iloc[0]), (1 - prof.report.level) / 2
+        lo, hi = 100 * binom.ppf([a, 1 - a], n_random, acc / 100) / n_random
+        out = pd.concat([pd.DataFrame([dict(model='random', L=pd.NA, R=pd.NA, metric='proxy_acc', value=acc, lo=lo, hi=hi, n=n_random)]), out])
+    return out.assign(**{c: out[c].astype(float).round(2) for c in ('value', 'lo', 'hi')})[cols].astype({'L': 'Int64', 'R': 'Int64'})
+
+def _in_order(df:pd.DataFrame, runs:list, extra:list=())->pd.DataFrame:
+    "Rows sorted by the run order of Table 3 (then by `extra` columns), stably."
+    order = {run_label(*r[:3]): i for i, r in enumerate(runs)}
+    o = [order.get(run_label(m, L, R), len(order)) for m, L, R in zip(df.model, df.L, df.R)]
+    return df.assign(_o=o).sort_values(['_o', *extra], kind='stable').drop(columns='_o').reset_index(drop=True)
+
+def table3_intervals(profile:str|Profile, runs:list, # (model, L, R, per-quote ranks) of Table 3
+                     proxy:pd.DataFrame|None=None)->pd.DataFrame:
+    "Recall@k, mean rank and proxy accuracy of every run of Table 3 with their intervals: model, L, R, metric, value, lo, hi, n."
+    prof = get_profile(profile)
+    iv = [ranks_intervals(pq, KS, **_bkw(prof)) for *_, pq in runs]
+    iv = pd.concat(iv + [proxy_intervals(prof, proxy)], ignore_index=True) if runs else proxy_intervals(prof, proxy)
+    return _in_order(iv, runs).astype({'L': 'Int64', 'R': 'Int64', 'n': 'Int64'})
+
+def tableA9_intervals(profile:str|Profile, ranks:pd.DataFrame)->pd.DataFrame:
+    "Table A9's figures with their intervals, per run and quote length: model, L, R, n (sentences), metric, value, lo, hi, instances."
+    prof = get_profile(profile); cols = ['model', 'L', 'R', 'n', 'metric', 'value', 'lo', 'hi', 'instances']
+    if not len(ranks): return pd.DataFrame(columns=cols)
+    t = pd.concat([ranks_intervals(g, KS, **_bkw(prof)).rename(columns={'n': 'instances'}).assign(n=n) for n, g in ranks.groupby('n', sort=True)],
+                  ignore_index=True)
+    runs = list(dict.fromkeys(zip(ranks.model, ranks.L, ranks.R)))
+    return _in_order(t, runs, ['n'])[cols].astype({'L': 'Int64', 'R': 'Int64'})
+
+# %% ../nbs/12_report.ipynb #8aaa7cb6
+def comparison_pairs(profile:str|Profile, labels:list)->list[tuple]:
+    "The (a, b) run labels compared: every run against the baseline, then the configured extra pairs whose runs both exist."
+    rs = get_profile(profile).report
+    base = run_label(*parse_run(rs.baseline))
+    pairs = [(l, base) for l in labels if l != base] if base in labels else []
+    for spec in rs.compare:
+        a, _, b = str(spec).partition('|')
+        a, b = run_label(*parse_run(a)), run_label(*parse_run(b))
+        if a in labels and b in labels and a != b and (a, b) not in pairs: pairs.append((a, b))
+    return pairs
+
+PAIRED_COLUMNS = ['model', 'L', 'R', 'vs_model', 'vs_L', 'vs_R', 'metric', 'a', 'b', 'diff', 'lo', 'hi', 'p', 'p_holm', 'verdict', 'n', 'note']
+
+def table3_paired(profile:str|Profile, runs:list, # (model, L, R, per-quote ranks) of Table 3
+                 )->pd.DataFrame:
+    "Paired comparisons of the runs of Table 3 (`comparison_pairs`): difference, interval, p, Holm's p and verdict per figure."
+    prof = get_profile(profile); rs = prof.report
+    by = {run_label(m, L, R): pq for m, L, R, pq in runs}
+    keys = {run_label(m, L, R): (m, L, R) for m, L, R, _ in runs}
+    t = compare_runs(by, comparison_pairs(prof, list(by)), tuple(int(k) for k in rs.paired_ks), rs.n_boot, rs.level, rs.n_perm, prof.seed)
+    a, b = [pd.DataFrame([keys[l] for l in t[c]], columns=cols, index=t.index) for c, cols in (('a_run', ['model', 'L', 'R']), ('b_run', ['vs_model', 'vs_L', 'vs_R']))]
+    if not len(t): return pd.DataFrame(columns=PAIRED_COLUMNS)
+    return pd.concat([a, b, t], axis=1)[PAIRED_COLUMNS].astype({'L': 'Int64', 'R': 'Int64', 'vs_L': 'Int64', 'vs_R': 'Int64', 'n': 'Int64'})
+
+# %% ../nbs/12_report.ipynb #6b261a0a
+def gandalf_intervals(profile:str|Profile)->dict:
+    "GANDALF Tables 3 and 4 with an interval per cell (long: model, model_id, group or level, metric, value, lo, hi, n), from 11's answers; {} before 11 has run."
+    from relic_nb.gandalf.baselines import COLUMNS, accuracy_table
+    prof = get_profile(profile); f = paths(prof).processed/'gandalf'/'baseline_answers.csv'
+    if not f.exists(): return {}
+    ans = pd.read_csv(f, dtype={'model_id': str, 'group': str}, keep_default_na=False)     # random's model_id is ''
+    def cells(by):
+        acc = accuracy_table(ans, by)
+        val = acc.melt(id_vars=by, value_vars=[c for c in COLUMNS if c in acc.columns], var_name='metric', value_name='value')
+        iv = group_intervals(ans, by + ['column'], 'correct', 100, **_bkw(prof)).rename(columns={'column': 'metric'})
+        out = val.merge(iv.drop(columns='value'), on=by + ['metric'], how='left')
+        out = out.assign(lo=out.lo.round(1), hi=out.hi.round(1))
+        o = {k: i for i, k in enumerate(map(tuple, acc[by].values))}                     # 11's row order, then the columns' order
+        out['_o'] = [o[k] for k in map(tuple, out[by].values)]; out['_c'] = out.metric.map({c: i for i, c in enumerate(COLUMNS)})
+        return out.sort_values(['_o', '_c'], kind='stable').drop(columns=['_o', '_c'])
+    t3 = pd.concat([cells(['model', 'model_id']).assign(group='all'), cells(['model', 'model_id', 'group'])], ignore_index=True)
+    t4 = cells(['model', 'model_id', 'level']).reset_index(drop=True)
+    t3 = t3[['model', 'model_id', 'group', 'metric', 'value', 'lo', 'hi', 'n']]
+    return dict(table3=t3.astype({'n': 'Int64'}), table4=t4[['model', 'model_id', 'level', 'metric', 'value', 'lo', 'hi', 'n']].astype({'n': 'Int64'}))
+
+# %% ../nbs/12_report.ipynb #0e8694f5
+CURVE_FILE = re.compile(r'(?P<slug>.+)-(?P<pct>\d+)pct_(?P<L>\d+)-(?P<R>\d+)\.csv')   # ranks/curve/dense-relic-25pct_4-4.csv
+
+def learning_curve(profile:str|Profile)->pd.DataFrame|None:
+    "Recall@k (`figure_ks`) with intervals per share of training windows (percent) from the curve ranks files and the main run; None without curve files."
+    from relic_nb.relic.retrieval import read_ranks
+    prof = get_profile(profile); P = paths(prof)
+    files = sorted((P.results/'ranks'/'curve').glob('*pct_*.csv'))
+    parts = [pd.read_csv(f, dtype={'L': 'Int64', 'R': 'Int64'}).assign(share=int(m['pct'])) for f in files if (m := CURVE_FILE.fullmatch(f.name))]
+    if not parts: return None
+    for (mo, L, R) in dict.fromkeys((r.model, int(r.L), int(r.R)) for r in (p.iloc[0] for p in parts)):
+        if not any(p.share.iloc[0] == 100 and p.model.iloc[0] == mo for p in parts) and (full := read_ranks(prof, mo, L, R)) is not None:
+            parts.append(full.assign(share=100))
+    ks = tuple(int(k) for k in prof.report.figure_ks)
+    t = pd.concat([ranks_intervals(p, ks, **_bkw(prof)).assign(share=p.share.iloc[0]) for p in parts], ignore_index=True)
+    t = t[t.metric != 'mean_rank'].sort_values(['model', 'L', 'R', 'metric', 'share'], key=lambda s: s.map(lambda x: int(x.split('@')[1])) if s.name == 'metric' else s, kind='stable')
+    return t[['model', 'L', 'R', 'share', 'metric', 'value', 'lo', 'hi', 'n']].reset_index(drop=True).astype({'L': 'Int64', 'R': 'Int64'})
+
+def plot_learning_curve(curve:pd.DataFrame, baseline:pd.DataFrame|None=None, # the baseline run's rows of `table3_intervals`
+                        path:Path|None=None):
+    "Recall@k against the share of training windows, with error bars, beside the baseline run's value and interval (a line and a band)."
+    import matplotlib.pyplot as plt
+    ms = list(dict.fromkeys(curve.metric))
+    fig, axes = plt.subplots(1, len(ms), figsize=(4 * len(ms), 3.6), squeeze=False)
+    for ax, m in zip(axes[0], ms):
+        for run, g in curve[curve.metric == m].groupby(['model', 'L', 'R'], sort=False):
+            ax.errorbar(g.share, g.value, yerr=[g.value - g.lo, g.hi - g.value], fmt='o-', capsize=3, label=run_label(*run))
+        if baseline is not None and len(b := baseline[baseline.metric == m]):
+            b = b.iloc[0]; ax.axhline(b.value, color='grey', lw=1, label=run_label(b.model, b.L, b.R)); ax.axhspan(b.lo, b.hi, color='grey', alpha=.15)
+        ax.set(xlabel='share of the training windows (%)', ylabel=f'test {m} (%)', title=m); ax.grid(alpha=.3)
+    axes[0][0].legend(fontsize=8)
+    fig.tight_layout()
+    if path: fig.savefig(path, dpi=120); plt.close(fig)
+    return fig
+
+def plot_table3_intervals(iv:pd.DataFrame, # `table3_intervals`
+                          ks=(10, 100), baseline:str='BM25 4/4', path:Path|None=None):
+    "Table 3's recall@k of every run as a dot with its interval, the baseline run's interval as a band."
+    import matplotlib.pyplot as plt
+    labels = list(dict.fromkeys(run_label(m, L, R) for m, L, R in zip(iv.model, iv.L, iv.R)))
+    fig, axes = plt.subplots(1, len(ks), figsize=(4 * len(ks), 0.3 * len(labels) + 1.2), sharey=True, squeeze=False)
+    for ax, k in zip(axes[0], ks):
+        g = iv[iv.metric == f'recall@{k}'].assign(run=lambda d: [run_label(m, L, R) for m, L, R in zip(d.model, d.L, d.R)])
+        y = g.run.map({l: i for i, l in enumerate(labels)})
+        ax.errorbar(g.value, y, xerr=[g.value - g.lo, g.hi - g.value], fmt='o', capsize=3)
+        if len(b := g[g.run == baseline]): ax.axvspan(b.lo.iloc[0], b.hi.iloc[0], color='grey', alpha=.15, label=f'{baseline} interval')
+        ax.set(xlabel=f'test recall@{k} (%)', title=f'recall@{k}'); ax.grid(alpha=.3, axis='x')
+    axes[0][0].set_yticks(range(len(labels)), labels, fontsize=8); axes[0][0].invert_yaxis(); axes[0][0].legend(fontsize=8)
+    fig.tight_layout()
+    if path: fig.savefig(path, dpi=120); plt.close(fig)
+    return fig
+
+# %% ../nbs/12_report.ipynb #f9fda4ef
+def intervals_wide(iv:pd.DataFrame, keys:list=['model', 'L', 'R'], metrics:list|None=None, digits:int=2)->pd.DataFrame:
+    "A long interval table as one row per key and one `value [lo, hi]` column per metric, in the table's order."
+    metrics = metrics or list(dict.fromkeys(iv.metric))
+    rows = []
+    for key, g in iv.groupby(keys, sort=False, dropna=False):
+        g = g.set_index('metric')
+        d = {'mean_rank': 1}.get
+        rows.append(dict(zip(keys, key), **{m: f'{g.value[m]:.{d(m, digits)}f} [{g.lo[m]:.{d(m, digits)}f}, {g.hi[m]:.{d(m, digits)}f}]'
+                                            for m in metrics if m in g.index and pd.notna(g.value[m])}))
+    out = pd.DataFrame(rows, columns=[*keys, *metrics])
+    return out.assign(**{k: pd.to_numeric(out[k]).astype('Int64') for k in ('L', 'R', 'level', 'share') if k in keys})
+
+def paired_prose(pr:pd.DataFrame, # `table3_paired.csv`
+                 level:float=0.95)->str:
+    "What the paired comparisons say: the comparisons significant after Holm, those whose interval excludes 0 but not after Holm, and which runs cannot be told apart, per pair."
+    if not len(pr): return 'No paired comparison: the baseline run has no ranks file.'
+    lab = lambda r, p='': run_label(getattr(r, p + 'model'), getattr(r, p + 'L'), getattr(r, p + 'R'))
+    pr = pr.assign(a_run=[lab(r) for r in pr.itertuples()], b_run=[lab(r, 'vs_') for r in pr.itertuples()])
+    alpha, d = 1 - level, {'mean_rank': 1}
+    fmt = lambda r: (f"{r.a_run} vs {r.b_run}, {r.metric}: {r.diff:+.{d.get(r.metric, 2)}f} [{r.lo:.{d.get(r.metric, 2)}f}, "
+                     f"{r.hi:.{d.get(r.metric, 2)}f}], p = {r.p:.4f}, Holm {r.p_holm:.4f} ({r.verdict})")
+    sig = pr[pr.p_holm < alpha]; ex = pr[pr.verdict.isin(['better', 'worse']) & ~(pr.p_holm < alpha)]
+    out = [f"{len(pr)} paired comparisons on the same quotes (difference a - b: points of recall, or ranks; {100 * level:g}% bootstrap "
+           f"interval; sign-flip permutation p; Holm's adjustment over all {len(pr)})."]
+    out.append('**Significant after Holm** (p < ' + f'{alpha:g}): ' + ('; '.join(fmt(r) for r in sig.itertuples()) + '.' if len(sig) else 'none.'))
+    if len(ex): out.append('**Interval excludes 0, but not significant after Holm**: ' + '; '.join(fmt(r) for r in ex.itertuples()) + '.')
+    cant = pr[pr.verdict == 'cannot be told apart']
+    if len(cant):
+        per = cant.groupby(['a_run', 'b_run'], sort=False).metric.agg(list)
+        out.append('**Cannot be told apart** (the interval of the difference holds 0): ' +
+                   '; '.join(f"{a} vs {b} ({', '.join(m)})" for (a, b), m in per.items()) + '.')
+    return '\n\n'.join(out)
 
 # %% ../nbs/12_report.ipynb #f59be9db
 def retrieval_tables(profile:str|Profile)->dict:
@@ -40,7 +229,9 @@ def retrieval_tables(profile:str|Profile)->dict:
     ranks = ranks.astype({'L': 'Int64', 'R': 'Int64'})
     write_csv(table3, P.results/'table3_retrieval.csv'); write_csv(a9, P.results/'tableA9_by_length.csv')
     write_csv(ranks, P.results/'retrieval_ranks.csv')
-    return dict(table3=table3, tableA9=a9, ranks=ranks)
+    iv, a9iv, paired = table3_intervals(prof, runs, proxy), tableA9_intervals(prof, ranks), table3_paired(prof, runs)
+    write_csv(iv, P.results/'table3_intervals.csv'); write_csv(a9iv, P.results/'tableA9_intervals.csv'); write_csv(paired, P.results/'table3_paired.csv')
+    return dict(table3=table3, tableA9=a9, ranks=ranks, intervals=iv, tableA9_intervals=a9iv, paired=paired)
 
 # %% ../nbs/12_report.ipynb #aa608ffc
 def md(df:pd.DataFrame, floatfmt:str='g', index:bool=False)->str:
@@ -92,15 +283,21 @@ def plot_recall_curves(curves:pd.DataFrame, path:Path|None=None):
     if path: fig.savefig(path, dpi=120); plt.close(fig)
     return fig
 
-def plot_by_length(a9:pd.DataFrame, k:int=10, path:Path|None=None):
-    "Recall@k by quote length (sentences) for the 4/4 runs, with the paper's dense-RELiC 4/4 (Table A9)."
+def plot_by_length(a9:pd.DataFrame, k:int=10, path:Path|None=None,
+                   intervals:pd.DataFrame|None=None, # `tableA9_intervals`: error bars on our bars
+                  ):
+    "Recall@k by quote length (sentences) for the 4/4 runs (with their intervals), beside the paper's dense-RELiC 4/4 (Table A9)."
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(6.5, 4))
     sub = a9[(a9.L == 4) & (a9.R == 4)]
     runs = list(dict.fromkeys(sub.model))
     w = 0.8 / (len(runs) + 1)
     for i, m in enumerate(runs):
-        g = sub[sub.model == m]; ax.bar(g.n + (i - len(runs) / 2) * w, g[f'recall@{k}'], w, label=f'{m} 4/4 (ours)')
+        g = sub[sub.model == m]; err = None
+        if intervals is not None:
+            e = intervals[(intervals.model == m) & (intervals.L == 4) & (intervals.R == 4) & (intervals.metric == f'recall@{k}')].set_index('n').reindex(g.n)
+            err = [g[f'recall@{k}'].values - e.lo.values, e.hi.values - g[f'recall@{k}'].values]
+        ax.bar(g.n + (i - len(runs) / 2) * w, g[f'recall@{k}'], w, yerr=err, capsize=2, label=f'{m} 4/4 (ours)')
     ax.bar(PAPER_TABLE_A9.n + (len(runs) - len(runs) / 2) * w, PAPER_TABLE_A9[f'recall@{k}'], w, label='dense-RELiC 4/4 (paper)', color='grey')
     ax.set(xlabel='quote length (sentences)', ylabel=f'recall@{k} (%)', title=f'Test recall@{k} by quote length')
     ax.legend(fontsize=8); ax.grid(alpha=.3, axis='y')
@@ -130,6 +327,28 @@ def table_checksums(profile:str|Profile, write:bool=True)->pd.DataFrame:
     return t
 
 # %% ../nbs/12_report.ipynb #48b346c2
+def intervals_sections(rep:Report):
+    "Table 3 with intervals, the paired comparisons and their prose, and the interval figure."
+    lv = rep.prof.report.level
+    iv = rep.table('table3_intervals.csv')
+    if iv is not None and len(iv):
+        rep.add(f'#### Table 3 with {100 * lv:g}% intervals',
+                md(intervals_wide(iv, metrics=['recall@1', 'recall@10', 'recall@100', 'mean_rank', 'proxy_acc'])),
+                f'Percentile bootstrap over the test quotes ({rep.prof.report.n_boot} seeded resamples; the proxy accuracy over the proxy items, '
+                "random's as the range of a random picker). The same resamples for every run: intervals of two runs are paired.")
+    pr = rep.table('table3_paired.csv')
+    if pr is not None:
+        rep.add(f'#### Paired comparisons', paired_prose(pr, lv))
+        if len(pr):
+            t = pr.assign(a=[run_label(r.model, r.L, r.R) for r in pr.itertuples()], b=[run_label(r.vs_model, r.vs_L, r.vs_R) for r in pr.itertuples()])
+            d = {'mean_rank': 1}
+            t['cell'] = [f"{r.diff:+.{d.get(r.metric, 2)}f} [{r.lo:.{d.get(r.metric, 2)}f}, {r.hi:.{d.get(r.metric, 2)}f}]" + (' *' if r.p_holm < 1 - lv else '')
+                         for r in t.itertuples()]
+            w = t.pivot_table(index=['a', 'b'], columns='metric', values='cell', aggfunc='first', sort=False)
+            rep.add(md(w[list(dict.fromkeys(t.metric))].reset_index()),
+                    f'Difference a - b with its {100 * lv:g}% interval; * significant after Holm. Every figure: `table3_paired.csv` (p-values, verdicts).')
+    rep.figure('table3_intervals.png', f'Test recall of every run of Table 3 with its {100 * lv:g}% interval (the baseline run\'s as a band)')
+
 def relic_sections(rep:Report):
     "RELiC: dataset, quote types, retrieval, dense-RELiC, the proxy study."
     p = rep.prof.name
@@ -160,6 +379,7 @@ def relic_sections(rep:Report):
                 f"and {t3.avg_candidates.max():,.0f} candidates per quote on average (the paper: 7,785 quotes, {PAPER_AVG_CANDIDATES:,}). "
                 'Our dense rows use all-MiniLM-L6-v2 (22 M parameters, shipped on PyPI) where the paper used roberta-base and '
                 'trained on 63,000 windows where we have 1,610: see the dense-RELiC notebook for what limits it.')
+    intervals_sections(rep)
     a9 = rep.table('tableA9_by_length.csv')
     if a9 is not None:
         d = a9[(a9.model == 'dense-RELiC') & (a9.L == 4) & (a9.R == 4)]
@@ -167,7 +387,12 @@ def relic_sections(rep:Report):
             rep.add('### Table A9: dense-RELiC 4/4 by quote length',
                     md(beside_paper(d, PAPER_TABLE_A9, ['n'], ['instances', 'recall@1', 'recall@10', 'recall@100', 'mean_rank']), floatfmt='.1f'))
     rep.figure('recall_at_k_all.png', 'Test recall@k of every model (4/4 and 1/1 contexts)')
-    if a9 is not None: rep.figure('recall_by_length.png', 'Test recall@10 by quote length, 4/4 context (the paper: dense-RELiC, Table A9)')
+    if a9 is not None: rep.figure('recall_by_length.png', 'Test recall@10 by quote length, 4/4 context, with 95% intervals (the paper: dense-RELiC, Table A9)')
+    if (rep.P.results/'learning_curve.csv').exists():
+        lc = rep.table('learning_curve.csv')
+        rep.add('### How far would more data take dense-RELiC?', md(intervals_wide(lc, ['model', 'L', 'R', 'share'], digits=2)),
+                'Recall in percent with its interval, per share of the training windows (percent).')
+        rep.figure('learning_curve.png', 'Test recall of dense-RELiC per share of the training windows, beside the baseline run (line and band)')
     rep.add('### dense-RELiC training')
     rep.figure('dense_relic_training.png', 'dense-RELiC training loss and val recall in the early-stopping pool')
     h = rep.table('dense_vs_bm25.csv')
@@ -192,6 +417,11 @@ def gandalf_sections(rep:Report):
         rep.add(f'### {title}')
         t = rep.table(name)
         if t is not None: rep.add(md(t, floatfmt='.1f'))
+        ivf = name.replace('_levels', '').replace('.csv', '_intervals.csv')
+        if t is not None and (rep.P.results/ivf).exists():
+            iv = pd.read_csv(rep.P.results/ivf, dtype={'model_id': str}, keep_default_na=False, na_values={c: [''] for c in ('value', 'lo', 'hi', 'n')})
+            keys = [c for c in ('model', 'model_id', 'group', 'level') if c in iv.columns]
+            rep.add(f'With {100 * rep.prof.report.level:g}% intervals (questions resampled):', md(intervals_wide(iv, keys, digits=1)))
     rep.figure('gandalf_accuracy_by_level.png', 'GANDALF accuracy by referential level')
 
 def build_report(profile:str|Profile)->Report:
@@ -213,10 +443,114 @@ def build_report(profile:str|Profile)->Report:
     return rep
 
 def run_report(profile:str|Profile)->dict:
-    "The report stage: Table 3, Table A9 and all ranks from the runs, the report's figures, `REPORT.md` and `tables.sha256`."
+    "The report stage: Tables 3 and A9 with intervals and paired tests, all ranks, GANDALF's intervals, the learning curve, the figures, `REPORT.md` and `tables.sha256`."
     prof, P = get_profile(profile), paths(profile).ensure()
     t = retrieval_tables(prof)
     if len(t['ranks']): plot_recall_curves(recall_curves(t['ranks']), P.figures/'recall_at_k_all.png')
-    if len(t['tableA9']): plot_by_length(t['tableA9'], 10, P.figures/'recall_by_length.png')
+    if len(t['tableA9']): plot_by_length(t['tableA9'], 10, P.figures/'recall_by_length.png', t['tableA9_intervals'])
+    ks, base = tuple(int(k) for k in prof.report.figure_ks), run_label(*parse_run(prof.report.baseline))
+    if len(t['intervals']): plot_table3_intervals(t['intervals'], ks, base, P.figures/'table3_intervals.png')
+    g = gandalf_intervals(prof)
+    if g: write_csv(g['table3'], P.results/'gandalf_table3_intervals.csv'); write_csv(g['table4'], P.results/'gandalf_table4_intervals.csv')
+    lc = learning_curve(prof)
+    if lc is not None:
+        write_csv(lc, P.results/'learning_curve.csv')
+        b = t['intervals']; b = b[[run_label(*r) == base for r in zip(b.model, b.L, b.R)]]
+        plot_learning_curve(lc, b, P.figures/'learning_curve.png')
     rep = build_report(prof)
-    return dict(t, report=rep, text=rep.text(), missing=rep.missing, timings=stage_timings(prof))
+    return dict(t, gandalf_intervals=g, learning_curve=lc, report=rep, text=rep.text(), missing=rep.missing, timings=stage_timings(prof))
+
+# %% ../nbs/12_report.ipynb #e6dd08c1
+INTERVAL_TABLES = {'table3_retrieval.csv': ('table3_intervals.csv', ['model', 'L', 'R']),      # table -> its intervals and the columns naming a row
+                   'tableA9_by_length.csv': ('tableA9_intervals.csv', ['model', 'L', 'R', 'n']),
+                   'gandalf_table3.csv': ('gandalf_table3_intervals.csv', ['model', 'model_id', 'group']),
+                   'gandalf_table4_levels.csv': ('gandalf_table4_intervals.csv', ['model', 'model_id', 'level'])}
+
+def _cells(text:str)->pd.DataFrame: return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+def _num(s:str)->float:
+    try: return float(s)
+    except ValueError: return np.nan
+
+def committed_tables(profile:str|Profile, ref:str='HEAD')->dict[str, str]:
+    "The CSV tables of `results/<profile>/` at git commit `ref`: path under that folder -> text."
+    P = paths(profile); root = project_root(); base = P.results.relative_to(root).as_posix() + '/'
+    git = lambda *a: subprocess.run(['git', *a], cwd=root, capture_output=True, check=True).stdout
+    names = git('ls-tree', '-r', '--name-only', ref, '--', base).decode().splitlines()
+    return {n[len(base):]: git('show', f'{ref}:{n}').decode('utf-8-sig') for n in names if n.endswith('.csv')}
+
+def folder_tables(folder:Path)->dict[str, str]:
+    "The CSV tables under `folder`: relative path -> text."
+    folder = Path(folder)
+    return {f.relative_to(folder).as_posix(): f.read_text(encoding='utf-8-sig') for f in sorted(folder.rglob('*.csv'))}
+
+def compare_tables(ref:dict, run:dict, # path -> CSV text: the committed tables, the run's
+                   exact_models=('random', 'BM25', 'tfidf'), float_files=())->pd.DataFrame:
+    "Every difference between two sets of tables, with the check that applies (exact / within the committed interval / shown only) and whether it passes."
+    import fnmatch
+    ivs = {}
+    for table, (ivname, keys) in INTERVAL_TABLES.items():
+        if ivname in ref:
+            t = _cells(ref[ivname])
+            ivs[table] = {(tuple(r[keys]), r['metric']): (_num(r['lo']), _num(r['hi'])) for _, r in t.iterrows()}
+    rows = []
+    for name in sorted(set(ref) | set(run)):
+        if name not in run: rows.append(dict(file=name, check='missing from the run', ok=False)); continue
+        if name not in ref: rows.append(dict(file=name, check='new (not in the reference)', ok=True)); continue
+        if ref[name] == run[name]: continue
+        a, b = _cells(ref[name]), _cells(run[name])
+        floaty = any(fnmatch.fnmatch(name, pat) for pat in float_files)
+        if list(a.columns) != list(b.columns) or len(a) != len(b):
+            rows.append(dict(file=name, check='shape' + (' (floating-point table: shown only)' if floaty else ''), ok=floaty,
+                             ref=f'{len(a)} rows: {", ".join(a.columns)}', run=f'{len(b)} rows: {", ".join(b.columns)}')); continue
+        mcols = [c for c in a.columns if c == 'model' or c.endswith('_model')]
+        keys = INTERVAL_TABLES.get(name, (None, []))[1]; iv = ivs.get(name)
+        for i, j in zip(*np.nonzero(a.values != b.values)):
+            col, ra, rb = a.columns[j], a.iat[i, j], b.iat[i, j]
+            float_row = floaty or any(a.at[i, c] not in exact_models and a.at[i, c] != '' for c in mcols)
+            key = ' '.join(v for v in (a.loc[i, keys] if keys else a.iloc[i, :3]) if v)
+            row = dict(file=name, row=i + 1, key=key, column=col, ref=ra, run=rb, diff=_num(rb) - _num(ra))
+            if float_row and iv is not None and (k := (tuple(a.loc[i, keys]), col)) in iv:
+                lo, hi = iv[k]; rows.append(dict(row, check=f'within [{lo:g}, {hi:g}]', ok=bool(lo <= _num(rb) <= hi)))
+            elif float_row: rows.append(dict(row, check='floating-point, no interval: shown only', ok=True))
+            else: rows.append(dict(row, check='exact', ok=False))
+    return pd.DataFrame(rows, columns=['file', 'row', 'key', 'column', 'ref', 'run', 'diff', 'check', 'ok'])
+
+def verify_tables(profile:str|Profile, ref:str='HEAD', # the git commit holding the reference tables
+                  against:Path|None=None, # or a folder of reference tables (instead of `ref`)
+                  verbose:bool=True, max_lines:int=20, # differences printed per table (all are returned)
+                 )->pd.DataFrame:
+    "Compare `results/<profile>/` with the reference tables (`compare_tables`); print what differs, by how much, and what failed."
+    prof = get_profile(profile); P = paths(prof)
+    ref_t = folder_tables(against) if against is not None else committed_tables(prof, ref)
+    if not ref_t: raise FileNotFoundError(f'No reference tables: nothing under {against or f"results/{prof.name}/ at {ref}"}.')
+    d = compare_tables(ref_t, folder_tables(P.results), prof.report.exact_models, prof.report.float_files)
+    if verbose:
+        src_ = against or f'{ref}:results/{prof.name}'
+        print(f'{len(ref_t)} reference tables ({src_}) against {P.results}: {len(set(ref_t) - set(d.file))} identical, '
+              f'{d.file.nunique()} with differences, {int((~d.ok).sum())} failing cells')
+        for f, g in d.groupby('file', sort=True):
+            shown = g[g.check.str.startswith('floating-point, no')]
+            print(f'\n{f}: ' + ', '.join(f'{n} {c}' for c, n in g.check.str.replace(r'within \[.*', 'within the interval', regex=True).value_counts().items()))
+            cut = lambda x: '' if pd.isna(x) else (str(x) if len(str(x)) <= 60 else str(x)[:57] + '...')
+            listed = g.drop(shown.index)
+            for r in listed.head(max_lines).itertuples():
+                print(f"  {'ok  ' if r.ok else 'FAIL'} {cut(r.key)} {cut(r.column)}: {cut(r.ref)} -> {cut(r.run)}" +
+                      (f' ({r.diff:+.4g})' if pd.notna(r.diff) else '') + f' [{r.check}]')
+            if len(listed) > max_lines: print(f'  ... and {len(listed) - max_lines} more ({int((~listed.ok).sum())} failing in all)')
+            if len(shown): print(f'  {len(shown)} cells of floating-point rows shown only (largest change {shown["diff"].abs().max():.4g})')
+        print('\nverify: ' + ('PASSED' if d.ok.all() else 'FAILED'))
+    return d
+
+def main(argv:list[str]|None=None)->int:
+    "`python -m relic_nb.report --verify [--profile pd] [--ref HEAD | --against FOLDER]`: exit status 1 when a table differs beyond its tolerance."
+    import argparse
+    ap = argparse.ArgumentParser(prog='python -m relic_nb.report', description='Compare a run\'s tables with the committed ones (make verify).')
+    ap.add_argument('--verify', action='store_true', help='compare results/<profile>/ with the reference tables, cell by cell')
+    ap.add_argument('--profile', default='pd'); ap.add_argument('--ref', default='HEAD', help='git commit of the reference tables')
+    ap.add_argument('--against', default=None, help='a folder of reference tables instead of a commit')
+    a = ap.parse_args(argv)
+    if not a.verify: ap.print_help(); return 2
+    d = verify_tables(a.profile, a.ref, Path(a.against) if a.against else None)
+    return 0 if d.ok.all() else 1
+
+if __name__ == '__main__' and 'IPython' not in sys.modules: sys.exit(main())

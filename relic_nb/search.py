@@ -16,14 +16,14 @@ from .corpus import Corpus, Gutenberg, CorpusError, UnknownWork, MissingText, de
 from .relic.segment import SEGMENT_VERSION, body_spans, segment_cached, _untitled_front
 from .relic.windows import query_text
 from .bm25 import tokenize
-from .relic.retrieval import BM25Retriever, CandidateSet, DenseRetriever, quotes_table
+from .relic.retrieval import (BM25Retriever, CandidateSet, DenseRetriever, HybridRetriever, RRF_K, quotes_table, ranks_of,
+                                      reciprocal_rank_fusion)   # the fusion of Table 3's hybrid rows; importable from here too
 
 # %% auto #0
-__all__ = ['MASK', 'RRF_K', 'SEARCH_VERSION', 'RANKERS', 'RESULT_COLUMNS', 'Work', 'header_fields', 'read_source',
-           'novel_sentences', 'claim_query', 'ranks_of', 'reciprocal_rank_fusion', 'HybridRetriever', 'one_thread',
-           'SentenceEncoder', 'DenseRelicEncoder', 'trained_model', 'dense_ranker', 'compose', 'EvidenceIndex',
-           'index_key', 'window_ranks', 'results_table', 'main', 'results_html', 'csv_link', 'evidence_panel',
-           'serving', 'serve_page']
+__all__ = ['MASK', 'SEARCH_VERSION', 'RANKERS', 'RESULT_COLUMNS', 'Work', 'header_fields', 'read_source', 'novel_sentences',
+           'claim_query', 'one_thread', 'SentenceEncoder', 'DenseRelicEncoder', 'trained_model', 'dense_ranker',
+           'compose', 'EvidenceIndex', 'index_key', 'window_ranks', 'results_table', 'main', 'results_html', 'csv_link',
+           'evidence_panel', 'serving', 'serve_page']
 
 # %% ../nbs/14_evidence_search.ipynb #4202010c
 @dataclass
@@ -99,29 +99,6 @@ def claim_query(claim:str)->tuple[str, str]:
     if not (left + right).strip(): raise ValueError('The claim is empty: type a sentence or two about the novel.')
     return query_text([left], [right], 1, 1), query_text([left], [right], 1, 1, mask='')
 
-# %% ../nbs/14_evidence_search.ipynb #b4250d96
-RRF_K = 60   # reciprocal-rank fusion's constant (Cormack et al. 2009)
-
-def ranks_of(S)->np.ndarray:
-    "1-based rank of every candidate (queries x candidates, or one row) as `retrieval.gold_ranks` counts it."
-    S = np.round(np.atleast_2d(np.asarray(S, dtype=np.float64)), 9)
-    S = np.where(np.isnan(S), -np.inf, S)
-    order = np.argsort(-S, axis=1, kind='stable')                          # stable: ties keep the lower index first
-    R = np.empty_like(order); np.put_along_axis(R, order, np.arange(1, S.shape[1] + 1)[None, :].repeat(len(S), 0), axis=1)
-    return R
-
-def reciprocal_rank_fusion(*scores, k:float=RRF_K)->np.ndarray:
-    "Fused scores of several rankers' scores of the same candidates: the sum of `1 / (k + rank)` (queries x candidates)."
-    if not scores: raise ValueError('reciprocal_rank_fusion needs the scores of at least one ranker')
-    return sum(1.0 / (k + ranks_of(S)) for S in scores)
-
-class HybridRetriever:
-    "Reciprocal-rank fusion of retrievers, as a retriever for `retrieval.evaluate`: `(CandidateSet, quotes) -> scores`."
-    def __init__(self, *retrievers, k:float=RRF_K, name:str='hybrid'): self.retrievers, self.k, self.name = retrievers, k, name
-    def __call__(self, cs:CandidateSet, quotes:pd.DataFrame)->np.ndarray:
-        return reciprocal_rank_fusion(*(r(cs, quotes) for r in self.retrievers), k=self.k)
-    def __repr__(self): return f'HybridRetriever({", ".join(map(repr, self.retrievers))}, k={self.k})'
-
 # %% ../nbs/14_evidence_search.ipynb #9d5fd65e
 _MODELS = {}   # loaded sentence-transformers models, shared by every index of this process
 
@@ -145,13 +122,13 @@ def _unit(V): return V / np.maximum(np.linalg.norm(V, axis=1, keepdims=True), 1e
 class SentenceEncoder:
     "A sentence-transformers model through the retrieval stage's `DenseRetriever` (query and passage encoders, cosine or dot)."
     def __init__(self, model:str='all-MiniLM-L6-v2', cache:Path|None=None, device:str='cpu', batch_size:int=16,
-                 n_threads:int|None=2, precision:str='float32'):
-        kw = dict(device=device, batch_size=batch_size, n_threads=n_threads, precision=precision)
+                 n_threads:int|None=2, precision:str='float32', backend:str='torch'):
+        kw = dict(device=device, batch_size=batch_size, n_threads=n_threads, precision=precision, backend=backend)
         self.retriever = DenseRetriever(model, cache=cache, **kw)     # whole passages, exactly as the retrieval stage scores them
         self._plain = DenseRetriever(model, cache=None, **kw)         # claims and sentences: no per-call cache files
-        self.retriever._models = self._plain._models = _MODELS.setdefault((str(model), device, n_threads), {})   # one loaded model per process
+        self.retriever._models = self._plain._models = _MODELS.setdefault((str(model), device, n_threads, backend), {})   # one loaded model per process
         self.name, self.spec, self.normalize = self.retriever.name, self.retriever.spec, self.retriever.spec['similarity'] == 'cosine'
-        self.key = '-'.join(re.sub(r'[^A-Za-z0-9_.]+', '_', str(self.spec[k]))[-60:] for k in ('query', 'candidates')) + f'-{self.spec["similarity"]}-{self.retriever.precision}'
+        self.key = '-'.join(re.sub(r'[^A-Za-z0-9_.]+', '_', str(self.spec[k]))[-60:] for k in ('query', 'candidates')) + f'-{self.spec["similarity"]}-{self.retriever.precision}' + ('' if backend == 'torch' else f'-{backend}')
     def _vec(self, which, texts):
         V = self._plain.embed(self.spec[which], list(texts))
         return _unit(V) if self.normalize else V
@@ -188,7 +165,8 @@ def dense_ranker(profile:str|Profile='pd', model:str|Path='auto', # 'auto': trai
     folder = trained_model(prof) if model in ('auto', 'dense-RELiC') else (Path(model) if (Path(model)/'dense_config.json').exists() else None)
     if model == 'dense-RELiC' and folder is None: raise FileNotFoundError(f'No trained dense-RELiC model for profile {prof.name!r}: run 08_dense_relic first, or use model="all-MiniLM-L6-v2".')
     if folder is not None: return DenseRelicEncoder(folder, emb, device)
-    return SentenceEncoder('all-MiniLM-L6-v2' if model == 'auto' else str(model), emb, device, prof.retrieval.batch_size, prof.n_threads, prof.precision)
+    return SentenceEncoder('all-MiniLM-L6-v2' if model == 'auto' else str(model), emb, device, prof.retrieval.batch_size, prof.n_threads, prof.precision,
+                           prof.retrieval.backend)
 
 # %% ../nbs/14_evidence_search.ipynb #934a283f
 SEARCH_VERSION = 2   # bump when what an index holds changes (older caches are then rebuilt)

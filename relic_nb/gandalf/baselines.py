@@ -15,8 +15,9 @@ from .data import GandalfData, load_gandalf, gandalf_corpus, book_paragraphs, re
 
 # %% auto #0
 __all__ = ['COLUMNS', 'SMOLLM2_GGUF', 'column_of', 'pairs', 'Baseline', 'evaluate', 'accuracy_table', 'RandomBaseline',
-           'TfidfBaseline', 'smollm2_folder', 'load_causal_lm', 'continuation_logprobs', 'read_book', 'QueryOnlyLM',
-           'BookMemoryLM', 'sample_questions', 'pick_books', 'plot_accuracy_by_level', 'run_gandalf_baselines']
+           'TfidfBaseline', 'smollm2_folder', 'load_causal_lm', 'continuation_logprobs', 'score_questions',
+           'question_logprobs', 'read_book', 'QueryOnlyLM', 'BookMemoryLM', 'sample_questions', 'pick_books',
+           'plot_accuracy_by_level', 'run_gandalf_baselines']
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #bc72c75e
 COLUMNS = ['Name2Desc', 'Desc2Name', 'Name2Desc-Rep', 'Desc2Name-Rep']
@@ -186,8 +187,94 @@ def _as_cache(model, past):
         return c
     except ImportError: return tuple(past)
 
+# %% ../../nbs/11_gandalf_baselines.ipynb #20491140
+def _body_head(model):
+    "The model's body (hidden states and past keys/values) and its output head, when the two make its logits; else None."
+    import torch
+    ok = getattr(model, '_relic_split_ok', None)
+    if ok is None:
+        body, head = getattr(model, 'base_model', None), model.get_output_embeddings() if hasattr(model, 'get_output_embeddings') else None
+        ok = body is not None and body is not model and head is not None and not _is_xl(model)
+        if ok:                                                    # check once that head(body(x)) is the model's logits (no scaling, capping...)
+            x = torch.arange(1, 6)[None] % model.config.vocab_size
+            with torch.inference_mode(), torch.autocast('cpu', enabled=False):
+                ok = torch.allclose(model(input_ids=x).logits, head(body(input_ids=x).last_hidden_state), atol=1e-4)
+        model._relic_split_ok = ok
+    return (model.base_model, model.get_output_embeddings()) if ok else None
+
+def _layers(cache)->list:
+    "[(keys, values)] per layer of a past-key-values object of any transformers version."
+    return [(l.keys, l.values) for l in cache.layers] if hasattr(cache, 'layers') else [tuple(l[:2]) for l in cache]
+
+def score_questions(model, tok, questions:list[tuple[list[str], list[str]]], # per question: (prefixes, continuations) of its options
+                    memory=None, # (past key/values, next position) of a book
+                    max_rows:int=10, # options scored in one forward pass: one question (10), or several of similar length
+                    )->list[np.ndarray]:
+    "`continuation_logprobs` of every question's options, computed once for what they share: each question's common first tokens (after the book's memory) once, then its options from that cached prompt, several questions per batch."
+    import torch
+    split = _body_head(model)
+    if split is None: return [continuation_logprobs(model, tok, p, c, memory) for p, c in questions]
+    body, head = split
+    enc = []
+    for p, c in questions:
+        ids, starts = _encode(tok, p, c)
+        starts = [max(s, 1) for s in starts]                      # as continuation_logprobs: a first token without a prefix is not scored
+        n = 0                                                     # the shared first tokens, up to the position before the earliest scored token
+        while n < min(starts) - 1 and all(s[n] == ids[0][n] for s in ids): n += 1
+        enc.append((ids, starts, n))
+    past0, pos0 = memory if memory is not None else (None, 0)
+    M = past0[0][0].shape[2] if past0 else 0
+    out = [None] * len(questions)
+    order = sorted(range(len(questions)), key=lambda j: max(map(len, enc[j][0])) - enc[j][2])
+    chunks, cur = [], []
+    for j in order:
+        if cur and (len(cur) + 1) * len(enc[j][0]) > max_rows: chunks.append(cur); cur = []
+        cur.append(j)
+    if cur: chunks.append(cur)
+    ones = lambda r, n: torch.ones((r, n), dtype=torch.long)
+    with torch.inference_mode():
+        for ch in chunks:
+            k, C = len(ch), max(enc[j][2] for j in ch)
+            past = [(a.expand(k, -1, -1, -1), b.expand(k, -1, -1, -1)) for a, b in past0] if past0 else None
+            if C:                                                 # the shared prompts of the chunk's questions, once each (right-padded)
+                x = torch.full((k, C), tok.pad_token_id, dtype=torch.long)
+                for r, j in enumerate(ch): x[r, :enc[j][2]] = torch.tensor(enc[j][0][0][:enc[j][2]])
+                kw = dict(past_key_values=_as_cache(model, past), attention_mask=torch.cat([ones(k, M), ones(k, C)], 1)) if past else {}
+                past = _layers(body(input_ids=x, position_ids=(pos0 + torch.arange(C))[None].expand(k, -1), use_cache=True, **kw).past_key_values)
+            rows = [(r, j, i) for r, j in enumerate(ch) for i in range(len(enc[j][0]))]
+            R, L = len(rows), max(len(enc[j][0][i]) - enc[j][2] for _, j, i in rows)
+            x = torch.full((R, L), tok.pad_token_id, dtype=torch.long)
+            mask = torch.zeros((R, M + C + L), dtype=torch.long); mask[:, :M] = 1
+            posn = torch.zeros((R, L), dtype=torch.long)
+            for t, (r, j, i) in enumerate(rows):
+                s, n = enc[j][0][i], enc[j][2]
+                x[t, :len(s) - n] = torch.tensor(s[n:]); mask[t, M:M + n] = 1; mask[t, M + C:M + C + len(s) - n] = 1
+                posn[t] = pos0 + n + torch.arange(L)
+            kw = {}
+            if past:                                              # every option reads its question's cached prompt
+                q_of = torch.tensor([r for r, _, _ in rows])
+                kw = dict(past_key_values=_as_cache(model, [(a.index_select(0, q_of), b.index_select(0, q_of)) for a, b in past]))
+            else: mask = mask[:, M + C:]
+            h = body(input_ids=x, attention_mask=mask, position_ids=posn, use_cache=bool(past), **kw).last_hidden_state
+            sel_r, sel_c, tgt = [], [], []
+            for t, (r, j, i) in enumerate(rows):
+                s, st, n = enc[j][0][i], enc[j][1][i], enc[j][2]
+                sel_r += [t] * (len(s) - st); sel_c += range(st - 1 - n, len(s) - 1 - n); tgt += s[st:]
+            logp = torch.log_softmax(head(h[torch.tensor(sel_r, dtype=torch.long), torch.tensor(sel_c, dtype=torch.long)]).float(), -1)
+            logp = logp.gather(1, torch.tensor(tgt, dtype=torch.long)[:, None])[:, 0].double().numpy()
+            sums = np.bincount(np.array(sel_r, dtype=int), weights=logp, minlength=R)
+            t = 0
+            for j in ch: m = len(enc[j][0]); out[j] = sums[t:t + m]; t += m
+    return out
+
+def question_logprobs(model, tok, prefixes:list[str], conts:list[str], memory=None, # (past key/values, next position) of a book
+                      )->np.ndarray:
+    "`continuation_logprobs` of one question's options through `score_questions`: the shared prompt once, the options from its cache in one batch."
+    return score_questions(model, tok, [(prefixes, conts)], memory, max_rows=len(prefixes))[0]
+
 # %% ../../nbs/11_gandalf_baselines.ipynb #401d2872
 def read_book(model, tok, text:str, segment:int=512, memory:int=512, max_tokens:int|None=None, # None: the whole text
+              logits:bool=False, # True: run the whole model, output head included (the old path, for benchmarks)
               )->tuple:
     "The book's memory after reading `text` segment by segment: ([(keys, values)] per layer for the last `memory` tokens, next position, tokens read)."
     import torch
@@ -203,6 +290,8 @@ def read_book(model, tok, text:str, segment:int=512, memory:int=512, max_tokens:
                 past = [m[-memory:].clone() for m in model(input_ids=x, mems=past).mems]
                 pos += x.shape[1]
         return past, pos, len(ids)
+    split = None if logits else _body_head(model)
+    body = split[0] if split else model               # the keys and values are all reading needs: no output head (~20% of SmolLM2's work)
     with torch.inference_mode():
         for s in range(0, len(ids), segment):
             x = torch.tensor([ids[s:s + segment]])
@@ -210,10 +299,8 @@ def read_book(model, tok, text:str, segment:int=512, memory:int=512, max_tokens:
             if past is not None:
                 kw['past_key_values'] = _as_cache(model, past)
                 kw['attention_mask'] = torch.ones((1, past[0][0].shape[2] + x.shape[1]), dtype=torch.long)
-            out = model(input_ids=x, **kw)
-            cache = out.past_key_values
-            layers = [(l.keys, l.values) for l in cache.layers] if hasattr(cache, 'layers') else [tuple(l[:2]) for l in cache]
-            past = [(k[:, :, -memory:].clone(), v[:, :, -memory:].clone()) for k, v in layers]
+            out = body(input_ids=x, **kw)
+            past = [(k[:, :, -memory:].clone(), v[:, :, -memory:].clone()) for k, v in _layers(out.past_key_values)]
             pos += x.shape[1]
     return past, pos, len(ids)
 
@@ -222,20 +309,19 @@ class QueryOnlyLM(Baseline):
     "Chooses the option whose description is most probable after the name (no book): the paper's GPT-2 row."
     name = 'lm_query_only'
     def __init__(self, model, tok, model_id:str,
-                 precision:str='float32'):   # 'float32', or 'bfloat16' (autocast: faster on CPUs with AMX)
+                 precision:str='float32',    # 'float32', or 'bfloat16' (autocast: faster on CPUs with AMX)
+                 max_rows:int=10):           # options scored in one forward pass (`score_questions`): one question
         self.model, self.tok, self.model_id, self.precision = model, tok, model_id, inference_precision(precision)
+        self.max_rows = max_rows
     def autocast(self):
         "The arithmetic context of every forward pass (bfloat16 autocast, or a no-op for float32)."
         return autocast(self.precision, next(self.model.parameters()).device.type)
     def memory(self, questions, paragraphs): return None
     def choose(self, questions, paragraphs=None):
         mem = self.memory(questions, paragraphs)
-        out = []
-        with self.autocast():
-            for q in questions:
-                ps = pairs(q)
-                out.append(int(np.argmax(continuation_logprobs(self.model, self.tok, [f'{n}:' for n, _ in ps], [f' {d}' for _, d in ps], mem))))
-        return out
+        items = [([f'{n}:' for n, _ in pairs(q)], [f' {d}' for _, d in pairs(q)]) for q in questions]
+        with self.autocast(): scores = score_questions(self.model, self.tok, items, mem, self.max_rows)
+        return [int(np.argmax(x)) for x in scores]
 
 class BookMemoryLM(QueryOnlyLM):
     "The same scoring after the model has read the book through a bounded recurrent memory: the paper's Transformer-XL row."

@@ -4,23 +4,25 @@
 
 # %% ../../nbs/08_dense_relic.ipynb #a4bca589
 from __future__ import annotations
-import hashlib, json, math, sys, time
+import hashlib, json, math, os, shutil, sys, time
 from dataclasses import dataclass, asdict, fields
 from pathlib import Path
 import numpy as np
 import pandas as pd
 from ..config import (SEED, DenseTraining, Profile, atomic_path, check_precision, get_profile, paths, pick_device, set_seed,
                              write_csv, write_json)
-from .windows import load_relic
-from .retrieval import (CandidateSet, DenseRetriever, evaluate, model_path, parse_context, quotes_table, read_ranks,
-                                      run_slug, run_summary, to_submission, write_ranks)
+from .windows import load_relic, relic_file
+from .retrieval import (RRF_K, BM25Retriever, CandidateSet, DenseRetriever, HybridRetriever, MemoRetriever, best_bm25, evaluate,
+                                      hybrid_name, model_path, parse_context, quotes_table, read_ranks, recall_summary, run_slug, run_summary,
+                                      to_submission, write_ranks)
 
 # %% auto #0
 __all__ = ['EVIDENCE_PROMPTS', 'DenseConfig', 'dense_config', 'pool', 'overlap_mask', 'contrastive_loss', 'DualEncoder',
-           'pairs_table', 'BookBatchSampler', 'encode_texts', 'QuoteVectors', 'val_pool', 'pool_recall',
-           'TrainingInterrupted', 'run_dir', 'save_model', 'train_dense', 'DenseRelicRetriever', 'latest_model',
-           'plot_training', 'head_to_head', 'disagreements', 'per_quote_ranks', 'compare_with_bm25', 'find_evidence',
-           'evidence_prompts', 'evidence_table', 'run_dense', 'main']
+           'pairs_table', 'curve_subset', 'subset_split', 'BookBatchSampler', 'encode_texts', 'QuoteVectors',
+           'val_pool', 'pool_recall', 'TrainingInterrupted', 'data_key', 'share_label', 'run_dir', 'save_model',
+           'train_dense', 'DenseRelicRetriever', 'latest_model', 'plot_training', 'head_to_head', 'disagreements',
+           'per_quote_ranks', 'compare_with_bm25', 'find_evidence', 'evidence_prompts', 'evidence_table', 'run_params',
+           'curve_rank_path', 'read_curve', 'run_dense', 'main']
 
 # %% ../../nbs/08_dense_relic.ipynb #5f1a9019
 @dataclass(frozen=True)
@@ -31,12 +33,15 @@ class DenseConfig(DenseTraining):
     R:int = 4                         # ... and right of it
     seed:int = SEED
     frozen_precision:str = 'float32'  # the frozen quote encoder's arithmetic (the profile's `precision`, so the retrieval stage's cached vectors are reused)
+    frozen_backend:str = 'torch'      # ... and its backend (the profile's `retrieval.backend`, for the same reason)
 
     @property
     def context(self)->str: return f'{self.L}/{self.R}'
     def key(self)->str:
         "A short hash of every setting (names the run's folder; the fields' order does not matter)."
-        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:8]
+        d = asdict(self)
+        if d['frozen_backend'] == 'torch': del d['frozen_backend']    # runs from before the setting keep their keys
+        return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:8]
 
 # %% ../../nbs/08_dense_relic.ipynb #34a06f2d
 def dense_config(profile:str|Profile, context:str='4/4', **overrides)->DenseConfig:
@@ -44,7 +49,7 @@ def dense_config(profile:str|Profile, context:str='4/4', **overrides)->DenseConf
     prof = get_profile(profile)
     L, R = parse_context(context)
     kw = {f.name: getattr(prof.dense_relic, f.name) for f in fields(DenseTraining)}
-    kw.update(model=prof.encoder, frozen_precision=prof.precision, L=L, R=R, seed=prof.seed)
+    kw.update(model=prof.encoder, frozen_precision=prof.precision, frozen_backend=prof.retrieval.backend, L=L, R=R, seed=prof.seed)
     kw.update({k: v for k, v in overrides.items() if v is not None})
     unknown = set(kw) - {f.name for f in fields(DenseConfig)}
     if unknown: raise TypeError(f"Unknown DenseConfig setting(s) {sorted(unknown)}; the settings are {[f.name for f in fields(DenseConfig)]}")
@@ -130,11 +135,30 @@ def pairs_table(data:dict, L:int, R:int, mask:str)->pd.DataFrame:
     q['quote'] = [' '.join(data[b]['sentences'][s:s + n]) for b, s, n in zip(q.book, q.start, q.n)]
     return q[['id', 'book', 'n', 'start', 'context', 'quote']]
 
+# %% ../../nbs/08_dense_relic.ipynb #f590e9c2
+def curve_subset(data:dict, # a RELiC-format split (the training split)
+                 share:float, seed:int=SEED)->list[str]:
+    "The ids of the windows a learning-curve point trains on: `share` of each novel's windows (rounded half up), seeded, nested across shares."
+    if not 0 < share <= 1: raise ValueError(f'A share of the training windows is in (0, 1], not {share!r}.')
+    q = pd.DataFrame([(b, qid) for b in sorted(data) for qid in sorted(data[b]['quotes'])], columns=['book', 'id'])
+    q = q.sample(frac=1, random_state=seed)                                  # one seeded order of all windows
+    g = q.groupby('book', sort=True)
+    keep = g.cumcount() < np.floor(g.id.transform('size') * share + 0.5)     # each novel: the first share of its windows in that order
+    return sorted(q.id[keep])
+
+def subset_split(data:dict, ids)->dict:
+    "A RELiC-format split with only the quotes `ids` (every book kept, with its sentences and candidates)."
+    ids = set(ids)
+    return {b: dict(v, quotes={k: q for k, q in v['quotes'].items() if k in ids}) for b, v in data.items()}
+
 # %% ../../nbs/08_dense_relic.ipynb #0ce0ef34
 class BookBatchSampler:
     "Batches of indices that share a book, shuffled within and across books; deterministic per (seed, epoch)."
+    batch_size = None       # the batches vary in size (a book's last one is smaller): None tells accelerate's `BatchSamplerShard` to hand whole
+                            # batches to the processes as they come; with a number it would skip every round that ends with a smaller batch
+                            # and fill the last round with indices of other books
     def __init__(self, books:list[str], batch_size:int, seed:int=SEED):
-        self.books, self.batch_size, self.seed = list(books), batch_size, seed
+        self.books, self.size, self.seed = list(books), batch_size, seed
         self.epoch = 0      # set by the training loop (deliberately no `set_epoch`: accelerate would reset it to its own count)
     def batches(self, epoch:int|None=None)->list[list[int]]:
         rng = np.random.default_rng([self.seed, self.epoch if epoch is None else epoch])
@@ -143,7 +167,7 @@ class BookBatchSampler:
         out = []
         for b in sorted(by_book):
             idx = rng.permutation(by_book[b]).tolist()
-            out += [idx[k:k + self.batch_size] for k in range(0, len(idx), self.batch_size) if len(idx[k:k + self.batch_size]) > 1]
+            out += [idx[k:k + self.size] for k in range(0, len(idx), self.size) if len(idx[k:k + self.size]) > 1]
         return [out[i] for i in rng.permutation(len(out))]
     def __iter__(self): return iter(self.batches())
     def __len__(self): return len(self.batches())
@@ -172,7 +196,7 @@ class QuoteVectors:
     def __init__(self, cfg:DenseConfig, cache:Path|None=None, device:str='cpu', batch_size:int=32):
         self.cfg, self.batch_size = cfg, batch_size
         self.frozen = None if cfg.train_quote_encoder else DenseRetriever(cfg.model, cache=cache, device=device, batch_size=batch_size,
-                                                                             precision=cfg.frozen_precision)
+                                                                             precision=cfg.frozen_precision, backend=cfg.frozen_backend)
     def __call__(self, texts:list[str], model:DualEncoder|None=None, tokenizer=None)->np.ndarray:
         if self.frozen is not None:
             V = self.frozen.embed(self.frozen.spec['candidates'], list(texts))
@@ -209,9 +233,33 @@ def pool_recall(C:np.ndarray, pairs:pd.DataFrame, pools:dict, Q:dict[str, np.nda
 # %% ../../nbs/08_dense_relic.ipynb #24805644
 class TrainingInterrupted(RuntimeError): "Raised by `train_dense(stop_after=...)`, standing in for a kill."
 
-def run_dir(profile:str|Profile, cfg:DenseConfig)->Path:
-    "Where a run keeps its checkpoints: `data/processed/<profile>/dense_relic/<L-R>-<config hash>`."
-    return paths(profile).processed/'dense_relic'/f'{cfg.L}-{cfg.R}-{cfg.key()}'
+_DIGESTS = {}
+
+def _file_digest(path:Path)->bytes:
+    "sha256 of a file's bytes, kept per (path, inode, size, modification time): the train file is read once per process."
+    p = Path(path).resolve(); st = p.stat(); k = (str(p), st.st_ino, st.st_size, st.st_mtime_ns)
+    if k not in _DIGESTS:
+        with open(p, 'rb') as f: _DIGESTS[k] = hashlib.file_digest(f, 'sha256').digest()
+    return _DIGESTS[k]
+
+def data_key(files:list[Path], # the data a run reads (the train and val files)
+             subset:list[str]|None=None, # the training windows it keeps (a learning-curve point); None: all
+            )->str:
+    "A short hash of the data a run trains on: the files' contents and the ids of the windows kept."
+    h = hashlib.sha256()
+    for f in files: h.update(_file_digest(f))
+    if subset is not None: h.update(json.dumps(sorted(subset)).encode())
+    return h.hexdigest()[:8]
+
+def share_label(share:float)->str:
+    "`0.25` -> `'25pct'`: the name of a learning-curve point in folders and files."
+    return f'{100 * share:g}pct'
+
+def run_dir(profile:str|Profile, cfg:DenseConfig, share:float=1.0)->Path:
+    "Where a run keeps its checkpoints: `data/processed/<profile>/dense_relic/<L-R>-[<share>pct-]<config hash>-<data hash>`."
+    subset = curve_subset(load_relic(profile, 'train'), share, cfg.seed) if share < 1 else None
+    key = data_key([relic_file(profile, s) for s in ('train', 'val')], subset)
+    return paths(profile).processed/'dense_relic'/f"{cfg.L}-{cfg.R}-{share_label(share) + '-' if share < 1 else ''}{cfg.key()}-{key}"
 
 def save_model(model:DualEncoder, tokenizer, dest:Path):
     "Save the trained encoder(s), tokenizer and config to the folder `dest` (atomically: a whole new folder replaces it)."
@@ -227,16 +275,18 @@ def _tokenizer(cfg:DenseConfig):
     return AutoTokenizer.from_pretrained(model_path(cfg.model))
 
 def train_dense(profile:str|Profile, cfg:DenseConfig,
-                out:Path|None=None,            # run folder (default: `run_dir(profile, cfg)`)
+                out:Path|None=None,            # run folder (default: `run_dir(profile, cfg, share)`)
+                share:float=1.0,               # train on this share of the training windows (`curve_subset`: a learning-curve point)
                 tiny_config:dict|None=None,    # a random backbone of this config instead of cfg.model's weights (tests)
                 stop_after:int|None=None,      # raise TrainingInterrupted after this many optimizer steps (tests a kill)
                 device:str|None=None, progress:bool=True)->dict:
-    "Train (or resume, or just reload a finished) dense-RELiC run; returns its history and folder."
-    from accelerate import Accelerator
+    "Train (or resume, or just reload a finished) dense-RELiC run; returns its history and folder. Under `accelerate launch` every process calls it."
+    from accelerate import Accelerator, DistributedDataParallelKwargs
+    from accelerate.utils import broadcast_object_list
     from transformers import get_linear_schedule_with_warmup
     from tqdm.auto import tqdm
     prof = get_profile(profile); P = paths(prof).ensure()
-    out = Path(out or run_dir(prof, cfg)); out.mkdir(parents=True, exist_ok=True)
+    out = Path(out or run_dir(prof, cfg, share)); out.mkdir(parents=True, exist_ok=True)
     state_file = out/'last'/'trainer_state.json'
     state = json.loads(state_file.read_text()) if state_file.exists() else None
     if state and state.get('finished'): return dict(out=out, history=state['history'], resumed=False, state=state)
@@ -245,6 +295,7 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
     set_seed(cfg.seed)
     tok = _tokenizer(cfg)
     data = {s: load_relic(prof, s) for s in ('train', 'val')}
+    if share < 1: data['train'] = subset_split(data['train'], curve_subset(data['train'], share, cfg.seed))
     pairs = {s: pairs_table(d, cfg.L, cfg.R, tok.mask_token) for s, d in data.items()}
     if len(pairs['train']) < 2: raise ValueError(f"The {prof.name} train split has {len(pairs['train'])} quote(s): dense-RELiC needs pairs to contrast.")
     quotes = QuoteVectors(cfg, P.cache/'embeddings', device)
@@ -270,7 +321,7 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
         return b
     dl = torch.utils.data.DataLoader(range(len(tr)), batch_sampler=sampler, collate_fn=collate,
                                      generator=torch.Generator().manual_seed(cfg.seed))   # its own generator: iterating draws nothing from torch's global RNG
-    steps_per_epoch = math.ceil(len(sampler) / cfg.grad_accum)
+    steps_per_epoch = math.ceil(len(sampler) / cfg.grad_accum)   # as one process counts them: with N processes accelerate steps the scheduler N times per step
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
     sched = get_linear_schedule_with_warmup(opt, int(cfg.warmup * steps_per_epoch * cfg.epochs), steps_per_epoch * cfg.epochs)
@@ -278,22 +329,37 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
     AcceleratorState._reset_state()          # accelerate keeps one state per process, and refuses a second Accelerator with another mixed
                                              # precision: trainings in one process (the tests' float32 and bf16 runs, then the stage's; a
                                              # notebook session that changes `mixed_precision`) each start from a fresh state
-    acc = Accelerator(cpu=device == 'cpu', mixed_precision=cfg.mixed_precision, gradient_accumulation_steps=cfg.grad_accum)
-    model, opt, dl, sched = acc.prepare(model, opt, dl, sched)
-    state = state or dict(epoch=0, batches_done=0, step=0, best=None, bad_epochs=0, history=[], finished=False, seconds=0.0)
+    acc = Accelerator(cpu=device == 'cpu', mixed_precision=cfg.mixed_precision, gradient_accumulation_steps=cfg.grad_accum,
+                      kwargs_handlers=[DistributedDataParallelKwargs(find_unused_parameters=True)])   # several processes: the backbone's pooler is in no loss
+    model, opt, dl, sched = acc.prepare(model, opt, dl, sched)   # several processes: each takes every N-th batch (`BookBatchSampler`)
+    state = state or dict(epoch=0, batches_done=0, step=0, best=None, bad_epochs=0, history=[], finished=False, seconds=0.0, processes=acc.num_processes)
     resumed = state_file.exists()
+    if resumed and state.get('processes', 1) != acc.num_processes:   # the position in the epoch counts each process's batches
+        raise ValueError(f"The run in {out} was interrupted with {state.get('processes', 1)} process(es): resume it with as many "
+                         f"(`accelerate launch --num_processes {state.get('processes', 1)}`), or delete the folder to start again with {acc.num_processes}.")
     if resumed: acc.load_state(str(out/'last'))
     core = acc.unwrap_model(model)
 
     def checkpoint():
-        with atomic_path(out/'last') as tmp:          # a kill mid-save leaves the previous checkpoint
-            acc.save_state(str(tmp), safe_serialization=True)
+        "Every process writes its share into one temporary folder (accelerate: the weights, optimizer and scheduler from the main process, each process's random state); the main process renames it over `last/`."
+        tmp = out/'.last.tmp'
+        if acc.is_main_process and tmp.exists(): shutil.rmtree(tmp)     # left by a kill mid-save
+        acc.wait_for_everyone()
+        acc.save_state(str(tmp), safe_serialization=True)
+        acc.wait_for_everyone()
+        if acc.is_main_process:
             write_json(tmp/'trainer_state.json', state)
+            with atomic_path(out/'last') as dest: os.replace(tmp, dest)  # a kill mid-save leaves the previous checkpoint
+        acc.wait_for_everyone()
 
     def validate()->dict:
-        C = encode_texts(core, tok, list(pairs['val'].context), 'context', 64, cfg.max_context_tokens)
-        Q = {b: quotes(list(p.text), core, tok) for b, p in pools.items()}
-        return pool_recall(C, pairs['val'], pools, Q, cfg.val_k)
+        "Val recall in the early-stopping pool, computed by the main process and sent to the others (so that all take the same decisions)."
+        v = None
+        if acc.is_main_process:
+            C = encode_texts(core, tok, list(pairs['val'].context), 'context', 64, cfg.max_context_tokens)
+            Q = {b: quotes(list(p.text), core, tok) for b, p in pools.items()}
+            v = pool_recall(C, pairs['val'], pools, Q, cfg.val_k)
+        return broadcast_object_list([v])[0] if acc.num_processes > 1 else v
 
     if state['step'] == 0 and not state['history']:                 # the untrained model's val recall, for the curve
         state['history'].append(dict(epoch=0, step=0, loss=None, lr=None, **validate()))
@@ -303,17 +369,18 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
     while state['epoch'] < cfg.epochs:
         sampler.epoch = state['epoch']
         it = acc.skip_first_batches(dl, state['batches_done']) if state['batches_done'] else dl
-        bar = tqdm(it, total=len(sampler) - state['batches_done'], disable=not progress, desc=f"{cfg.context} epoch {state['epoch'] + 1}/{cfg.epochs}")
+        bar = tqdm(it, total=len(dl) - state['batches_done'], disable=not progress or not acc.is_main_process, desc=f"{cfg.context} epoch {state['epoch'] + 1}/{cfg.epochs}")
         for batch in bar:
             with acc.accumulate(model):
                 loss = model(**batch)
                 acc.backward(loss); opt.step(); sched.step(); opt.zero_grad()
-            state['batches_done'] += 1; run_loss += loss.item(); run_n += 1
+            state['batches_done'] += 1; run_n += 1
+            run_loss += acc.reduce(loss.detach(), 'mean').item() if acc.num_processes > 1 else loss.item()   # the mean over the processes' batches
             if acc.sync_gradients:
                 state['step'] += 1
                 bar.set_postfix(loss=f'{run_loss / run_n:.3f}')
                 if state['step'] % cfg.checkpoint_every == 0:
-                    state['history'].append(dict(epoch=state['epoch'] + state['batches_done'] / len(sampler), step=state['step'],
+                    state['history'].append(dict(epoch=state['epoch'] + state['batches_done'] / len(dl), step=state['step'],
                                                  loss=round(run_loss / run_n, 4), lr=sched.get_last_lr()[0]))
                     run_loss = run_n = 0
                     state['seconds'] = seconds0 + time.time() - t0; checkpoint()
@@ -326,7 +393,7 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
         score = (v[metric], v['val_mrr'])
         if state['best'] is None or score > tuple(state['best']['score']):
             state['best'] = dict(score=list(score), epoch=state['epoch'], step=state['step']); state['bad_epochs'] = 0
-            save_model(core, tok, out/'best')
+            if acc.is_main_process: save_model(core, tok, out/'best')
         else: state['bad_epochs'] += 1
         if state['bad_epochs'] >= cfg.patience: break
         state['seconds'] = seconds0 + time.time() - t0; checkpoint()
@@ -458,8 +525,12 @@ def find_evidence(profile:str|Profile, book:str, # a novel's slug or title (any 
     works = Corpus.for_profile(prof).works
     hit = works[(works.slug == book) | (works.title.str.lower() == str(book).lower())]
     if hit.empty: raise ValueError(f'No novel {book!r} in the works table: give a slug or a title, e.g. {works.title.iloc[0]!r}.')
-    slug = hit.slug.iloc[0]
-    sents = load_sentences(prof, slug)['sentences']
+    slug, sents = hit.slug.iloc[0], None
+    if prof.relic_release:       # the release holds its books' sentences; a profile that reads it segments no novel (03_segment builds RELiC-PD)
+        for split in ('test', 'val', 'train'):
+            v = next((v for t, v in load_relic(prof, split).items() if t.lower() == hit.title.iloc[0].lower()), None)
+            if v is not None: sents = v['sentences']; break
+    if sents is None: sents = load_sentences(prof, slug)['sentences']
     r = DenseRelicRetriever(model or latest_model(prof, context), cache=P.cache/'embeddings', device=pick_device(prof.device))
     cs = CandidateSet(hit.title.iloc[0], n_sentences, sents, list(range(len(sents) - n_sentences + 1)))
     s = r(cs, pd.DataFrame({'query': [f'{prompt.strip()} <mask>']}))[0]
@@ -484,31 +555,83 @@ def evidence_table(profile:str|Profile, prompts:list[tuple[str, str, int]], cont
                      ignore_index=True)[['novel', 'prompt', 'n', 'rank', 'passage', 'score']]
 
 # %% ../../nbs/08_dense_relic.ipynb #b677d0d0
+def run_params(cfg:DenseConfig, state:dict)->str:
+    "The `params` of a trained run in Table 3: backbone, pooling, similarity, what is trained, batch size and the epoch kept."
+    best = state['best']
+    return (f"{Path(cfg.model).name}, {cfg.pooling} pooling, {'cosine x %g' % cfg.scale if cfg.normalize else 'dot product'}, "
+            f"{'both encoders trained' if cfg.train_quote_encoder else 'quote encoder frozen'}, batch {cfg.batch_size}, "
+            f"best epoch {best['epoch']} of {state['epoch']}")
+
+def curve_rank_path(profile:str|Profile, share:float, L:int, R:int)->Path:
+    "The per-quote ranks of a learning-curve point: `results/<profile>/ranks/curve/dense-relic-<share>pct_<L-R>.csv`."
+    return paths(profile).results/'ranks'/'curve'/f"{run_slug(f'dense-RELiC {share_label(share)}', L, R)}.csv"
+
+def read_curve(profile:str|Profile)->dict[float, pd.DataFrame]:
+    "The learning curve's per-quote ranks (`read_ranks`' columns) by share of the training windows, 1.0 being the main model; points not written yet are left out."
+    prof = get_profile(profile); L, R = parse_context(prof.dense_relic.curve_context)
+    out = {float(s): read_ranks(prof, 'dense-RELiC', L, R, path=curve_rank_path(prof, float(s), L, R)) for s in prof.dense_relic.curve_shares}
+    out[1.0] = read_ranks(prof, 'dense-RELiC', L, R)
+    return {s: r for s, r in sorted(out.items()) if r is not None}
+
 def run_dense(profile:str|Profile, progress:bool=True)->dict:
-    "Train and evaluate every dense-RELiC variant of the profile; write its ranks, submissions, curves, the comparison with BM25 and the evidence table."
+    "Train and evaluate every dense-RELiC variant of the profile, its fusion with BM25, and the learning curve's points; write their ranks, submissions, curves, the comparison with BM25 and the evidence table. Under `accelerate launch` every process trains, the main one alone evaluates and writes (the others return `{}`)."
+    from accelerate import PartialState
     prof = get_profile(profile); P = paths(prof).ensure()
-    contexts = prof.dense_relic.contexts
+    S = prof.dense_relic
+    contexts, shares = S.contexts, [float(s) for s in S.curve_shares]
+    if any(not 0 < s < 1 for s in shares): raise ValueError(f'dense_relic.curve_shares are shares of the training windows between 0 and 1 (1 is the main model), not {S.curve_shares}')
     test, device = load_relic(prof, 'test'), pick_device(prof.device)
-    summary, curves, runs, timing = [], [], {}, []
+    tuning = P.results/'bm25_tuning.csv'
+    if not tuning.exists(): raise FileNotFoundError(f'No BM25 tuning at {tuning}: run the 07_retrieval stage first (the hybrid rows fuse its tuned BM25).')
+    bm25 = best_bm25(pd.read_csv(tuning))
+    hname = hybrid_name('BM25', 'dense-RELiC')
+    for c in contexts:
+        if parse_context(c) not in bm25: raise ValueError(f'No tuned BM25 for {c} in {tuning}: add {c} to retrieval.contexts and rerun 07_retrieval.')
+    trained = {c: train_dense(prof, dense_config(prof, c), device=device, progress=progress) for c in contexts}   # first every training (all the
+    trained_curve = {s: train_dense(prof, dense_config(prof, S.curve_context), share=s, device=device, progress=progress) for s in shares}   # processes)
+    if not PartialState(cpu=device == 'cpu').is_main_process: return {}   # then the evaluations and files: the main process alone
+    summary, hybrids, curves, runs, timing = [], [], [], {}, []
     for c in contexts:
         cfg = dense_config(prof, c)
-        t0 = time.time()
-        res = train_dense(prof, cfg, device=device, progress=progress)
+        res = trained[c]
         t1 = time.time()
-        r = DenseRelicRetriever(res['out']/'best', cache=P.cache/'embeddings', device=device)
+        r = MemoRetriever(DenseRelicRetriever(res['out']/'best', cache=P.cache/'embeddings', device=device))   # scores kept for the hybrid
         pq = evaluate(r, test, cfg.L, cfg.R)
         t2 = time.time()
-        best = res['state']['best']
-        params = (f"{Path(cfg.model).name}, {cfg.pooling} pooling, {'cosine x %g' % cfg.scale if cfg.normalize else 'dot product'}, "
-                  f"{'both encoders trained' if cfg.train_quote_encoder else 'quote encoder frozen'}, batch {cfg.batch_size}, "
-                  f"best epoch {best['epoch']} of {res['state']['epoch']}")
+        params = run_params(cfg, res['state'])
         summary.append(('dense-RELiC', cfg.L, cfg.R, params, pq))
         curves.append(pd.DataFrame(res['history']).assign(context=c, run=res['out'].name))
         write_json(P.results/'submissions'/'test'/f"{run_slug('dense-RELiC', cfg.L, cfg.R)}.json", to_submission(pq))
         write_ranks(prof, 'dense-RELiC', cfg.L, cfg.R, params, pq)
+        k1, b = bm25[(cfg.L, cfg.R)]                                   # the hybrid: BM25 as tuned by 07, fused with the kept scores
+        hq = evaluate(HybridRetriever(BM25Retriever(k1, b), r), test, cfg.L, cfg.R)
+        hparams = f'RRF k={RRF_K}: BM25 k1={k1:g} b={b:g} + dense-RELiC ({params})'
+        hybrids.append((hname, cfg.L, cfg.R, hparams, hq))
+        write_json(P.results/'submissions'/'test'/f'{run_slug(hname, cfg.L, cfg.R)}.json', to_submission(hq))
+        write_ranks(prof, hname, cfg.L, cfg.R, hparams, hq)
         timing += [dict(step=f'dense-RELiC {c}: training (this run, incl. resumes)', seconds=round(res['state']['seconds'], 1)),
-                   dict(step=f'dense-RELiC {c}: test evaluation', seconds=round(t2 - t1, 1))]
-        runs[c] = dict(cfg=cfg, per_quote=pq, folder=res['out'], state=res['state'])
+                   dict(step=f'dense-RELiC {c}: test evaluation', seconds=round(t2 - t1, 1)),
+                   dict(step=f'{hname} {c}: test evaluation', seconds=round(time.time() - t2, 1))]
+        runs[c] = dict(cfg=cfg, per_quote=pq, folder=res['out'], state=res['state'], hybrid=hq, dense_scorings=r.scored)
+    summary += hybrids
+    points = []                                                        # the learning curve: the main model's context on shares of the windows
+    if shares:
+        train = load_relic(prof, 'train'); n_train = sum(len(v['quotes']) for v in train.values())
+        for share in shares:
+            cfg = dense_config(prof, S.curve_context)
+            res = trained_curve[share]
+            t1 = time.time()
+            pq = evaluate(DenseRelicRetriever(res['out']/'best', cache=P.cache/'embeddings', device=device), test, cfg.L, cfg.R)
+            n = len(curve_subset(train, share, cfg.seed))
+            params = (f'train share {100 * share:g}% ({n} of {n_train} training windows, each novel keeping its share, seed {cfg.seed}); '
+                      + run_params(cfg, res['state']))
+            write_ranks(prof, 'dense-RELiC', cfg.L, cfg.R, params, pq, path=curve_rank_path(prof, share, cfg.L, cfg.R))
+            label = f'{S.curve_context} ({100 * share:g}% of train)'
+            curves.append(pd.DataFrame(res['history']).assign(context=label, run=res['out'].name))
+            timing += [dict(step=f'dense-RELiC {label}: training (this run, incl. resumes)', seconds=round(res['state']['seconds'], 1)),
+                       dict(step=f'dense-RELiC {label}: test evaluation', seconds=round(time.time() - t1, 1))]
+            points.append(dict(share=share, windows=n, **recall_summary(pq)))
+        if S.curve_context in runs: points.append(dict(share=1.0, windows=n_train, **recall_summary(runs[S.curve_context]['per_quote'])))
     curves = pd.concat(curves, ignore_index=True)
     write_csv(curves, P.results/'dense_relic_training.csv')
     plot_training(curves, P.figures/'dense_relic_training.png')
@@ -518,7 +641,8 @@ def run_dense(profile:str|Profile, progress:bool=True)->dict:
     table6 = evidence_table(prof, evidence_prompts(test), context='1/1' if '1/1' in contexts else contexts[-1])
     write_csv(table6, P.results/'table6_evidence.csv')
     timing = pd.DataFrame(timing); write_csv(timing, P.runs/'dense_timings.csv')
-    return dict(table=run_summary(summary), curves=curves, runs=runs, h2h=h2h, table5=table5, table6=table6, timings=timing)
+    return dict(table=run_summary(summary), curves=curves, runs=runs, h2h=h2h, table5=table5, table6=table6, timings=timing,
+                learning_curve=pd.DataFrame(points, columns=['share', 'windows', 'queries', 'avg_candidates', *[f'recall@{k}' for k in (1, 3, 5, 10, 50, 100)], 'mean_rank']))
 
 # %% ../../nbs/08_dense_relic.ipynb #00c2391d
 def main(argv:list[str]|None=None)->int:
@@ -533,7 +657,7 @@ def main(argv:list[str]|None=None)->int:
     try: prof = get_profile(a.profile, **parse_overrides(a.parameter))
     except (ValueError, TypeError) as e: print(e, file=sys.stderr); return 1
     out = run_dense(prof)
-    print(out['table'].to_string(index=False))
+    if out: print(out['table'].to_string(index=False))     # the main process (the others of `accelerate launch` only train)
     return 0
 
 if __name__ == '__main__' and 'IPython' not in sys.modules: sys.exit(main())

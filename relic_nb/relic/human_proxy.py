@@ -11,8 +11,8 @@ import pandas as pd
 from ..config import SEED, Profile, get_profile, paths, pick_device, stage_settings, words, write_csv
 from ..annotation import SheetAnnotator, complete_sheets, fleiss_kappa, marked_html, read_items, write_sheet, write_sheets
 from .windows import load_relic
-from .retrieval import (BM25Retriever, CandidateSet, DenseRetriever, RandomRetriever, best_bm25, gold_ranks, parse_context,
-                                      quotes_table, rank_path, table3_runs, top_k)
+from .retrieval import (BM25Retriever, CandidateSet, DenseRetriever, HybridRetriever, RandomRetriever, best_bm25, gold_ranks,
+                                      hybrid_parts, parse_context, quotes_table, rank_path, table3_runs, top_k)
 
 # %% auto #0
 __all__ = ['CHOICES', 'INSTRUCTIONS', 'PAPER_TABLE4', 'PAPER_ERROR_SET_ACC', 'proxy_pool', 'score_books', 'hard_negatives',
@@ -118,6 +118,11 @@ def model_retrievers(profile:str|Profile, runs:list[tuple], # (model, L, R) of T
         elif model == 'BM25':
             if (L, R) in best: ret = BM25Retriever(*best[(L, R)])
             else: row['skip'] = f'no BM25 tuning for {L}/{R} in {tuning}: run the 07_retrieval stage'
+        elif (parts := hybrid_parts(model)):        # a fusion of Table 3 models (reciprocal-rank fusion, as the retrieval stages fuse them)
+            sub = model_retrievers(prof, [(p, L, R) for p in parts], n_threads)
+            skip = [s['skip'] for s in sub if s.get('skip')]
+            if skip: row['skip'] = skip[0]
+            else: ret = HybridRetriever(*[s['retriever'] for s in sub])
         elif model == 'dense-RELiC':
             from relic_nb.relic.dense_relic import DenseRelicRetriever, latest_model
             try: ret = DenseRelicRetriever(latest_model(prof, f'{L}/{R}'), cache=P.cache/'embeddings', device=pick_device(prof.device))

@@ -15,12 +15,14 @@ from ..bm25 import FastBM25, sentence_counts, tokenize
 from .windows import load_relic, query_text
 
 # %% auto #0
-__all__ = ['KS', 'TOP', 'RETRIEVERS', 'UNSUPPORTED', 'PAPER_TABLE3', 'PAPER_AVG_CANDIDATES', 'PAPER_TABLE_A9', 'TABLE3_COLUMNS',
-           'RANK_COLUMNS', 'CandidateSet', 'parse_context', 'quotes_table', 'gold_ranks', 'top_k', 'evaluate',
-           'recall_summary', 'by_length', 'SubmissionError', 'relic_key', 'to_submission', 'validate_submission',
-           'score_submission', 'main', 'RandomRetriever', 'random_expectation', 'BM25Retriever', 'tune_bm25',
-           'best_bm25', 'retriever_spec', 'model_path', 'DenseRetriever', 'run_slug', 'rank_path', 'write_ranks',
-           'read_ranks', 'table3_runs', 'plot_recall_at_k', 'run_summary', 'run_retrieval', 'beside_paper']
+__all__ = ['KS', 'TOP', 'RETRIEVERS', 'UNSUPPORTED', 'ONNX_BACKENDS', 'BACKENDS', 'RRF_K', 'PAPER_TABLE3', 'PAPER_AVG_CANDIDATES',
+           'PAPER_TABLE_A9', 'TABLE3_COLUMNS', 'RANK_COLUMNS', 'CandidateSet', 'parse_context', 'quotes_table',
+           'gold_ranks', 'top_k', 'evaluate', 'recall_summary', 'by_length', 'SubmissionError', 'relic_key',
+           'to_submission', 'validate_submission', 'score_submission', 'main', 'RandomRetriever', 'random_expectation',
+           'BM25Retriever', 'quote_sample', 'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path', 'export_onnx',
+           'OnnxEncoder', 'DenseRetriever', 'ranks_of', 'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever',
+           'hybrid_name', 'hybrid_parts', 'run_slug', 'rank_path', 'write_ranks', 'read_ranks', 'table3_runs',
+           'plot_recall_at_k', 'run_summary', 'run_retrieval', 'beside_paper']
 
 # %% ../../nbs/07_retrieval.ipynb #4da034af
 KS = (1, 3, 5, 10, 50, 100)   # the paper's recall cutoffs
@@ -207,11 +209,20 @@ class BM25Retriever:
     def __repr__(self): return f'BM25Retriever(k1={self.k1}, b={self.b}, engine={self.engine!r})'
 
 # %% ../../nbs/07_retrieval.ipynb #4d2f8233
+def quote_sample(data:dict, n:int, seed:int=SEED)->list[str]|None:
+    "The sorted ids of a seeded sample of `n` quotes of a split; None (every quote) when `n` is 0 or not below the split's size."
+    ids = sorted(q for v in data.values() for q in v['quotes'])
+    if not 0 < n < len(ids): return None
+    return sorted(np.asarray(ids)[np.random.default_rng(seed).choice(len(ids), n, replace=False)].tolist())
+
 def tune_bm25(data:dict, # the validation split
-              contexts:list[tuple[int, int]], k1s=(0.3, 0.6, 0.9, 1.2, 1.5, 2.0), bs=(0.1, 0.25, 0.4, 0.6, 0.75, 0.9))->pd.DataFrame:
+              contexts:list[tuple[int, int]], k1s=(0.3, 0.6, 0.9, 1.2, 1.5, 2.0), bs=(0.1, 0.25, 0.4, 0.6, 0.75, 0.9),
+              n_quotes:int=0, # 0: every quote of `data` (the paper's way); else a seeded sample of this many (`quote_sample`)
+              seed:int=SEED)->pd.DataFrame:
     "Every (L, R, k1, b) of the grid with its validation recall@k, mean rank and objective (mean recall@k)."
     r, rows = BM25Retriever(), []
-    tables = {lr: quotes_table(data, *lr) for lr in contexts}
+    tables, keep = {lr: quotes_table(data, *lr) for lr in contexts}, quote_sample(data, n_quotes, seed)
+    if keep is not None: tables = {lr: t[t.id.isin(keep)] for lr, t in tables.items()}
     for k1 in k1s:
         for b in bs:
             r.k1, r.b = float(k1), float(b)
@@ -259,6 +270,57 @@ def _slug(model_id:str)->str:
     s = re.sub(r'[^A-Za-z0-9_.-]+', '_', p.name if p.exists() else model_id)
     return s if not p.exists() else f'{s}-{hashlib.sha256(str(p.resolve()).encode()).hexdigest()[:8]}'
 
+# %% ../../nbs/07_retrieval.ipynb #3fe3b605
+ONNX_BACKENDS = ('onnx', 'onnx-int8')      # ONNX Runtime on the CPU: float32 weights, or int8 weights (per output channel)
+BACKENDS = ('torch', *ONNX_BACKENDS)       # how DenseRetriever encodes; 'torch' = sentence-transformers
+
+def export_onnx(model_id:str, # a model id or folder that sentence-transformers loads
+                out:Path,     # the .onnx file to write
+                quantize:bool=True)->Path:
+    "`model_id`'s sentence-transformers pipeline as one ONNX graph, fused by ONNX Runtime's BERT optimizer; with `quantize`, its matrix weights in int8."
+    import tempfile, warnings, onnx, torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from onnxruntime.transformers import optimizer
+    from sentence_transformers import SentenceTransformer
+    st = SentenceTransformer(model_path(model_id), device='cpu', model_kwargs=dict(attn_implementation='eager'))  # eager attention: a graph the optimizer fuses
+    example = st.preprocess(['An example sentence of a few words, to trace the graph.', 'A short one.'])
+    names = [k for k in ('input_ids', 'attention_mask', 'token_type_ids') if k in example]
+    class Pipeline(torch.nn.Module):
+        def __init__(self, st): super().__init__(); self.st = st
+        def forward(self, *inputs): return self.st(dict(zip(names, inputs)))['sentence_embedding']
+    cfg = st[0].auto_model.config
+    with tempfile.TemporaryDirectory() as tmp, atomic_path(out) as o, warnings.catch_warnings():
+        warnings.simplefilter('ignore')      # the tracer's notes on Python conditions (batch and length stay dynamic: tested below)
+        torch.onnx.export(Pipeline(st).eval(), tuple(example[k] for k in names), f'{tmp}/traced.onnx', dynamo=False, opset_version=17,
+                          input_names=names, output_names=['embedding'],
+                          dynamic_axes={**{k: {0: 'batch', 1: 'tokens'} for k in names}, 'embedding': {0: 'batch'}})
+        fused = optimizer.optimize_model(f'{tmp}/traced.onnx', model_type='bert', num_heads=cfg.num_attention_heads, hidden_size=cfg.hidden_size, opt_level=1)
+        if not quantize: fused.save_model_to_file(str(o)); return out
+        fused.save_model_to_file(f'{tmp}/fused.onnx')
+        quantize_dynamic(f'{tmp}/fused.onnx', o, weight_type=QuantType.QInt8, per_channel=True,   # per channel: cosine ~0.99 with float32 (per tensor: ~0.95)
+                         extra_options={'DefaultTensorType': onnx.TensorProto.FLOAT})            # the fused nodes carry no inferred types
+    return out
+
+class OnnxEncoder:
+    "Encodes texts with an exported graph (`export_onnx`) in ONNX Runtime, as `SentenceTransformer.encode` does: longest first, in batches, its tokenizer."
+    def __init__(self, model_id:str, path:Path, n_threads:int|None=2):
+        import onnxruntime as ort
+        from sentence_transformers import SentenceTransformer
+        self.st = SentenceTransformer(model_path(model_id), device='cpu')    # its preprocess(): tokenizer and truncation at max_seq_length
+        opts = ort.SessionOptions(); opts.inter_op_num_threads = 1
+        opts.add_session_config_entry('session.intra_op.allow_spinning', '0')   # idle threads sleep: torch work in the same process (08's training) keeps its cores
+        if n_threads: opts.intra_op_num_threads = n_threads
+        self.session = ort.InferenceSession(str(path), opts, providers=['CPUExecutionProvider'])
+        self.inputs, self.dim = [i.name for i in self.session.get_inputs()], self.session.get_outputs()[0].shape[1]
+    def encode(self, texts:list[str], batch_size:int=16)->np.ndarray:
+        "Vectors of `texts` (float32, one row per text, in order)."
+        E, order = np.zeros((len(texts), self.dim), np.float32), np.argsort([-len(t) for t in texts], kind='stable')
+        for i in range(0, len(texts), batch_size):
+            idx = order[i:i + batch_size]
+            f = self.st.preprocess([texts[j] for j in idx])
+            E[idx] = self.session.run(None, {k: f[k].numpy() for k in self.inputs})[0]
+        return E
+
 # %% ../../nbs/07_retrieval.ipynb #2ec8a610
 class DenseRetriever:
     "A pretrained dual encoder, zero-shot: query and candidate vectors, cosine or dot-product similarity."
@@ -268,11 +330,15 @@ class DenseRetriever:
                  n_threads:int|None=2,      # torch CPU threads (None: leave as is)
                  search:str='matmul',       # 'matmul' (numpy) or 'faiss' (flat inner-product index); same scores
                  precision:str='float32',   # 'float32', or 'bfloat16' (autocast: faster where the CPU has AMX; slightly different vectors)
-                 name:str|None=None):
+                 name:str|None=None,
+                 backend:str='torch'):      # 'torch' (sentence-transformers, at `precision`), or 'onnx' / 'onnx-int8' (ONNX Runtime on the CPU; `export_onnx`)
         self.spec = retriever_spec(model)
         self.name = name or (model if isinstance(model, str) else Path(self.spec['candidates']).name)
         self.cache, self.device, self.batch_size, self.n_threads, self.search = cache, device, batch_size, n_threads, search
         self.precision = inference_precision(precision)
+        if backend not in BACKENDS: raise ValueError(f'backend is one of {BACKENDS}, not {backend!r}')
+        if backend != 'torch' and device != 'cpu': raise ValueError(f'backend {backend!r} runs on the CPU; use backend=\'torch\' on {device!r}')
+        self.backend = backend
         self._models, self.encoded, self.encode_seconds = {}, 0, 0.0     # texts encoded (cache misses) and time spent
 
     def encoder(self, model_id:str):
@@ -281,19 +347,27 @@ class DenseRetriever:
             import torch
             from sentence_transformers import SentenceTransformer
             if self.n_threads: torch.set_num_threads(self.n_threads)
-            self._models[model_id] = SentenceTransformer(model_path(model_id), device=self.device)
+            if self.backend == 'torch': self._models[model_id] = SentenceTransformer(model_path(model_id), device=self.device)
+            else:
+                import tempfile
+                f = Path(self.cache or tempfile.mkdtemp())/'onnx'/f'{_slug(model_id)}-{self.backend}.onnx'   # exported once, beside the vectors
+                if not f.exists(): export_onnx(model_id, f, quantize=self.backend == 'onnx-int8')
+                self._models[model_id] = OnnxEncoder(model_id, f, self.n_threads)
         return self._models[model_id]
 
     def embed(self, model_id:str, texts:list[str])->np.ndarray:
         "Vectors of `texts` (float32), from the cache when it has them."
         h = hashlib.sha256(model_id.encode())
         for t in texts: h.update(b'\0' + t.encode('utf-8'))
-        f = Path(self.cache)/(_slug(model_id) + ('' if self.precision == 'float32' else f'-{self.precision}'))/f'{h.hexdigest()}.npy' if self.cache else None
+        variant = self.backend if self.backend != 'torch' else '' if self.precision == 'float32' else self.precision   # vectors of each path apart
+        f = Path(self.cache)/(_slug(model_id) + (variant and f'-{variant}'))/f'{h.hexdigest()}.npy' if self.cache else None
         if f is not None and f.exists(): return np.load(f).astype(np.float32)
         model, t0 = self.encoder(model_id), time.time()
-        with autocast(self.precision, str(model.device).split(':')[0]):
-            E = model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=False, convert_to_tensor=True, show_progress_bar=False)
-        E = E.float().cpu().numpy()
+        if self.backend != 'torch': E = model.encode(list(texts), self.batch_size)
+        else:
+            with autocast(self.precision, str(model.device).split(':')[0]):
+                E = model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=False, convert_to_tensor=True, show_progress_bar=False)
+            E = E.float().cpu().numpy()
         self.encode_seconds += time.time() - t0; self.encoded += len(texts)
         if f is not None:
             with atomic_path(f) as tmp, open(tmp, 'wb') as fh: np.save(fh, E.astype(np.float16))   # a file handle: np.save adds no .npy
@@ -311,6 +385,48 @@ class DenseRetriever:
             S = np.empty_like(D); np.put_along_axis(S, I, D, axis=1); return S
         return Q @ C.T
     def __repr__(self): return f'DenseRetriever({self.name!r})'
+
+# %% ../../nbs/07_retrieval.ipynb #34077f2d
+RRF_K = 60   # reciprocal-rank fusion's constant: the usual value, not tuned here
+
+def ranks_of(S)->np.ndarray:
+    "1-based rank of every candidate (queries x candidates, or one row) as `gold_ranks` counts it."
+    S = _rankable(S)
+    order = np.argsort(-S, axis=1, kind='stable')                          # stable: ties keep the lower index first
+    R = np.empty_like(order); np.put_along_axis(R, order, np.arange(1, S.shape[1] + 1)[None, :].repeat(len(S), 0), axis=1)
+    return R
+
+def reciprocal_rank_fusion(*scores, k:float=RRF_K)->np.ndarray:
+    "Fused scores of several rankers' scores of the same candidates: the sum of `1 / (k + rank)` (queries x candidates)."
+    if not scores: raise ValueError('reciprocal_rank_fusion needs the scores of at least one ranker')
+    return sum(1.0 / (k + ranks_of(S)) for S in scores)
+
+class HybridRetriever:
+    "Reciprocal-rank fusion of retrievers, as a retriever for `evaluate`: `(CandidateSet, quotes) -> scores`."
+    def __init__(self, *retrievers, k:float=RRF_K, name:str='hybrid'): self.retrievers, self.k, self.name = retrievers, k, name
+    def __call__(self, cs:CandidateSet, quotes:pd.DataFrame)->np.ndarray:
+        return reciprocal_rank_fusion(*(r(cs, quotes) for r in self.retrievers), k=self.k)
+    def __repr__(self): return f'HybridRetriever({", ".join(map(repr, self.retrievers))}, k={self.k})'
+
+class MemoRetriever:
+    "A retriever that keeps the scores it gave: called again on the same candidates and quotes, it returns them without scoring."
+    def __init__(self, retriever):
+        self.retriever, self.name, self._kept = retriever, getattr(retriever, 'name', None), {}
+        self.scored = 0      # calls answered by scoring (the others came from the kept scores)
+    def __call__(self, cs:CandidateSet, quotes:pd.DataFrame)->np.ndarray:
+        key = (cs.book, cs.n, tuple(cs.starts), tuple((c, tuple(quotes[c])) for c in quotes.columns))
+        if key not in self._kept: self._kept[key] = np.asarray(self.retriever(cs, quotes)); self.scored += 1
+        return self._kept[key]
+    def __repr__(self): return f'MemoRetriever({self.retriever!r})'
+
+def hybrid_name(*models:str)->str:
+    "The Table 3 name of the reciprocal-rank fusion of `models`: `'BM25+dense-RELiC (RRF)'`."
+    return '+'.join(models) + ' (RRF)'
+
+def hybrid_parts(model:str)->list[str]|None:
+    "The models a hybrid row fuses (the inverse of `hybrid_name`), or None for a single model."
+    m = re.fullmatch(r'(.+\+.+) \(RRF\)', model)
+    return m[1].split('+') if m else None
 
 # %% ../../nbs/07_retrieval.ipynb #7c56168f
 PAPER_TABLE3 = pd.DataFrame([   # the paper's Table 3 (RELiC test set; recall in percent)
@@ -347,22 +463,25 @@ def rank_path(profile:str|Profile, model:str, L, R)->Path:
     "The per-quote ranks file of one run: `results/<profile>/ranks/<run slug>.csv`."
     return paths(profile).results/'ranks'/f'{run_slug(model, L, R)}.csv'
 
-def write_ranks(profile:str|Profile, model:str, L, R, params:str, per_quote:pd.DataFrame)->Path:
+def write_ranks(profile:str|Profile, model:str, L, R, params:str, per_quote:pd.DataFrame,
+                path:Path|None=None, # where (default: `rank_path`; e.g. the learning curve's points)
+               )->Path:
     "Write one run's per-quote ranks (an `evaluate` result) with its model, context and parameters."
     d = per_quote[['id', 'book', 'n', 'candidates', 'rank']].assign(model=model, L=L, R=R, params=params)
-    return write_csv(d[RANK_COLUMNS].astype({'L': 'Int64', 'R': 'Int64'}), rank_path(profile, model, L, R))
+    return write_csv(d[RANK_COLUMNS].astype({'L': 'Int64', 'R': 'Int64'}), path or rank_path(profile, model, L, R))
 
-def read_ranks(profile:str|Profile, model:str, L, R)->pd.DataFrame|None:
-    "One run's per-quote ranks, or None if that run has not been written."
-    f = rank_path(profile, model, L, R)
+def read_ranks(profile:str|Profile, model:str, L, R, path:Path|None=None)->pd.DataFrame|None:
+    "One run's per-quote ranks (from `path`, default `rank_path`), or None if that run has not been written."
+    f = Path(path) if path else rank_path(profile, model, L, R)
     return pd.read_csv(f, dtype={'L': 'Int64', 'R': 'Int64'}, keep_default_na=False, na_values={'L': [''], 'R': ['']}) if f.exists() else None
 
 def table3_runs(profile:str|Profile)->list[tuple]:
-    "(model, L, R) of every run of Table 3, in its row order: random, BM25 and each zero-shot model per context, then dense-RELiC."
+    "(model, L, R) of every run of Table 3, in its row order: random, BM25 and each zero-shot model per context, each zero-shot model fused with BM25 per context, then dense-RELiC and dense-RELiC fused with BM25."
     prof = get_profile(profile)
     ctx, dctx = [parse_context(c) for c in prof.retrieval.contexts], [parse_context(c) for c in prof.dense_relic.contexts]
-    return ([('random', None, None)] + [('BM25', L, R) for L, R in ctx] + [(m, L, R) for m in prof.retrieval.dense_models for L, R in ctx]
-            + [('dense-RELiC', L, R) for L, R in dctx])
+    zero_shot = [(m, L, R) for m in prof.retrieval.dense_models for L, R in ctx]
+    return ([('random', None, None)] + [('BM25', L, R) for L, R in ctx] + zero_shot + [(hybrid_name('BM25', m), L, R) for m, L, R in zero_shot]
+            + [('dense-RELiC', L, R) for L, R in dctx] + [(hybrid_name('BM25', 'dense-RELiC'), L, R) for L, R in dctx])
 
 # %% ../../nbs/07_retrieval.ipynb #afa53b0a
 def plot_recall_at_k(runs:dict, # (model, L, R) -> per-quote ranks (`evaluate`), in the order of the legend
@@ -394,7 +513,7 @@ def run_summary(runs:list[tuple])->pd.DataFrame:
     return pd.DataFrame(rows, columns=TABLE3_COLUMNS).astype({'L': 'Int64', 'R': 'Int64'})
 
 def run_retrieval(profile:str|Profile)->dict:
-    "Evaluate random, tuned BM25 and the zero-shot dense models on the test split; write each run's ranks and submission, the keys, the tuning and the figure."
+    "Evaluate random, tuned BM25, the zero-shot dense models and their fusions with BM25 on the test split; write each run's ranks and submission, the keys, the tuning and the figure."
     prof = get_profile(profile); P = paths(prof).ensure(); S = prof.retrieval
     set_seed(prof.seed)
     precision = prof.precision
@@ -406,16 +525,24 @@ def run_retrieval(profile:str|Profile)->dict:
     def timed(step, fn):
         t0 = time.time(); out = fn(); timings.append(dict(step=step, seconds=round(time.time() - t0, 2))); return out
     runs.append(('random', None, None, f'seed={prof.seed}', timed('random', lambda: evaluate(RandomRetriever(prof.seed), data['test']))))
-    tuning = timed('BM25 tuning on val', lambda: tune_bm25(data['val'], ctx, S.bm25_k1, S.bm25_b))
+    tuning = timed('BM25 tuning on val', lambda: tune_bm25(data['val'], ctx, S.bm25_k1, S.bm25_b, S.bm25_tune_quotes, prof.seed))
     best, bm = best_bm25(tuning), BM25Retriever()
     for L, R in ctx:
         bm.k1, bm.b = best[(L, R)]
         runs.append(('BM25', L, R, f'k1={bm.k1:g} b={bm.b:g}', timed(f'BM25 {L}/{R}', lambda: evaluate(bm, data['test'], L, R))))
+    hybrids = []                                                   # BM25 + each zero-shot model, after all zero-shot rows
     for m in S.dense_models:
         dr = DenseRetriever(m, cache=P.cache/'embeddings', device=pick_device(prof.device), batch_size=S.batch_size, n_threads=prof.n_threads,
-                            precision=precision)
-        for L, R in ctx: runs.append((dr.name, L, R, dr.spec['similarity'], timed(f'{dr.name} {L}/{R}', lambda: evaluate(dr, data['test'], L, R))))
+                            precision=precision, backend=S.backend)
+        for L, R in ctx:
+            kept = MemoRetriever(dr)                               # this context's dense scores, fused below without scoring again
+            runs.append((dr.name, L, R, dr.spec['similarity'], timed(f'{dr.name} {L}/{R}', lambda: evaluate(kept, data['test'], L, R))))
+            bm.k1, bm.b = best[(L, R)]
+            name, hy = hybrid_name('BM25', dr.name), HybridRetriever(bm, kept)
+            hybrids.append((name, L, R, f'RRF k={RRF_K}: BM25 k1={bm.k1:g} b={bm.b:g} + {dr.name} {dr.spec["similarity"]}',
+                            timed(f'{name} {L}/{R}', lambda: evaluate(hy, data['test'], L, R))))
         timings.append(dict(step=f'{dr.name}: encoding {dr.encoded} texts (cache misses)', seconds=round(dr.encode_seconds, 2)))
+    runs += hybrids
     for model, L, R, params, pq in runs:
         write_json(subs/'test'/f'{run_slug(model, L, R)}.json', to_submission(pq))
         write_ranks(prof, model, L, R, params, pq)
