@@ -8,7 +8,7 @@ import hashlib, io, re, subprocess, sys
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .config import Profile, atomic_path, get_profile, owner, paths, project_root, stage_settings, stages_for, write_csv
+from .config import REGISTRY, Profile, atomic_path, get_profile, owner, paths, project_root, stage_settings, stages_for, write_csv
 from .relic.retrieval import (KS, PAPER_TABLE3, PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, TABLE3_COLUMNS, beside_paper, by_length,
                                       read_ranks, recall_summary, table3_runs)
 from .relic.human_proxy import proxy_folder, read_proxy_column
@@ -317,9 +317,10 @@ def stage_timings(profile:str|Profile)->pd.DataFrame:
     return t.assign(minutes=(t.seconds / 60).round(1))
 
 def table_checksums(profile:str|Profile, write:bool=True)->pd.DataFrame:
-    "sha256 of every CSV under `results/<profile>/` (sorted paths); written as `tables.sha256` (sha256sum format)."
-    R = paths(profile).results
-    files = sorted(p for p in R.rglob('*.csv'))
+    "sha256 of every CSV under `results/<profile>/` that this stage or one before it writes (sorted paths); written as `tables.sha256` (sha256sum format)."
+    R, names = paths(profile).results, [s.name for s in REGISTRY]
+    later = set(names[names.index('12_report') + 1:])                  # 13_datasets writes after the report: its tables are its own to check
+    files = sorted(p for p in R.rglob('*.csv') if owner(profile, p) not in later)
     t = pd.DataFrame(dict(file=[str(p.relative_to(R)) for p in files],
                           sha256=[hashlib.sha256(p.read_bytes()).hexdigest() for p in files]))
     if write:
