@@ -12,15 +12,15 @@ from .config import REGISTRY, Profile, atomic_path, get_profile, owner, paths, p
 from .relic.retrieval import (KS, PAPER_TABLE3, PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, TABLE3_COLUMNS, beside_paper, by_length,
                                       read_ranks, recall_summary, table3_runs)
 from .relic.human_proxy import proxy_folder, read_proxy_column
-from .stats import compare_runs, group_intervals, ranks_intervals
+from .stats import DIGITS, compare_runs, group_intervals, ranks_intervals
 
 # %% auto #0
 __all__ = ['PAIRED_COLUMNS', 'CURVE_FILE', 'INTERVAL_TABLES', 'parse_run', 'run_label', 'proxy_intervals', 'table3_intervals',
            'tableA9_intervals', 'comparison_pairs', 'table3_paired', 'gandalf_intervals', 'learning_curve',
-           'plot_learning_curve', 'plot_table3_intervals', 'intervals_wide', 'paired_prose', 'retrieval_tables', 'md',
-           'Report', 'recall_curves', 'plot_recall_curves', 'plot_by_length', 'stage_timings', 'table_checksums',
-           'intervals_sections', 'relic_sections', 'gandalf_sections', 'build_report', 'run_report', 'committed_tables',
-           'folder_tables', 'compare_tables', 'verify_tables', 'main']
+           'plot_learning_curve', 'plot_table3_intervals', 'interval_text', 'intervals_wide', 'paired_prose',
+           'retrieval_tables', 'md', 'Report', 'recall_curves', 'plot_recall_curves', 'plot_by_length', 'stage_timings',
+           'table_checksums', 'intervals_sections', 'relic_sections', 'gandalf_sections', 'build_report', 'run_report',
+           'committed_tables', 'folder_tables', 'compare_tables', 'verify_tables', 'main']
 
 # %% ../nbs/12_report.ipynb #ce5685e6
 def parse_run(spec:str)->tuple:
@@ -173,14 +173,18 @@ def plot_table3_intervals(iv:pd.DataFrame, # `table3_intervals`
     return fig
 
 # %% ../nbs/12_report.ipynb #f9fda4ef
+def interval_text(value:float, lo:float, hi:float, metric:str, digits:int=2, sign:bool=False)->str:
+    "`value [lo, hi]` with the decimals of `metric` (`stats.DIGITS`, else `digits`); `sign`: the value with its sign (a difference)."
+    k = DIGITS.get(metric, digits)
+    return f"{value:{'+' if sign else ''}.{k}f} [{lo:.{k}f}, {hi:.{k}f}]"
+
 def intervals_wide(iv:pd.DataFrame, keys:list=['model', 'L', 'R'], metrics:list|None=None, digits:int=2)->pd.DataFrame:
     "A long interval table as one row per key and one `value [lo, hi]` column per metric, in the table's order."
     metrics = metrics or list(dict.fromkeys(iv.metric))
     rows = []
     for key, g in iv.groupby(keys, sort=False, dropna=False):
         g = g.set_index('metric')
-        d = {'mean_rank': 1}.get
-        rows.append(dict(zip(keys, key), **{m: f'{g.value[m]:.{d(m, digits)}f} [{g.lo[m]:.{d(m, digits)}f}, {g.hi[m]:.{d(m, digits)}f}]'
+        rows.append(dict(zip(keys, key), **{m: interval_text(g.value[m], g.lo[m], g.hi[m], m, digits)
                                             for m in metrics if m in g.index and pd.notna(g.value[m])}))
     out = pd.DataFrame(rows, columns=[*keys, *metrics])
     return out.assign(**{k: pd.to_numeric(out[k]).astype('Int64') for k in ('L', 'R', 'level', 'share') if k in keys})
@@ -191,9 +195,9 @@ def paired_prose(pr:pd.DataFrame, # `table3_paired.csv`
     if not len(pr): return 'No paired comparison: the baseline run has no ranks file.'
     lab = lambda r, p='': run_label(getattr(r, p + 'model'), getattr(r, p + 'L'), getattr(r, p + 'R'))
     pr = pr.assign(a_run=[lab(r) for r in pr.itertuples()], b_run=[lab(r, 'vs_') for r in pr.itertuples()])
-    alpha, d = 1 - level, {'mean_rank': 1}
-    fmt = lambda r: (f"{r.a_run} vs {r.b_run}, {r.metric}: {r.diff:+.{d.get(r.metric, 2)}f} [{r.lo:.{d.get(r.metric, 2)}f}, "
-                     f"{r.hi:.{d.get(r.metric, 2)}f}], p = {r.p:.4f}, Holm {r.p_holm:.4f} ({r.verdict})")
+    alpha = 1 - level
+    fmt = lambda r: (f"{r.a_run} vs {r.b_run}, {r.metric}: {interval_text(r.diff, r.lo, r.hi, r.metric, sign=True)}, "
+                     f"p = {r.p:.4f}, Holm {r.p_holm:.4f} ({r.verdict})")
     sig = pr[pr.p_holm < alpha]; ex = pr[pr.verdict.isin(['better', 'worse']) & ~(pr.p_holm < alpha)]
     out = [f"{len(pr)} paired comparisons on the same quotes (difference a - b: points of recall, or ranks; {100 * level:g}% bootstrap "
            f"interval; sign-flip permutation p; Holm's adjustment over all {len(pr)})."]
@@ -342,8 +346,7 @@ def intervals_sections(rep:Report):
         rep.add(f'#### Paired comparisons', paired_prose(pr, lv))
         if len(pr):
             t = pr.assign(a=[run_label(r.model, r.L, r.R) for r in pr.itertuples()], b=[run_label(r.vs_model, r.vs_L, r.vs_R) for r in pr.itertuples()])
-            d = {'mean_rank': 1}
-            t['cell'] = [f"{r.diff:+.{d.get(r.metric, 2)}f} [{r.lo:.{d.get(r.metric, 2)}f}, {r.hi:.{d.get(r.metric, 2)}f}]" + (' *' if r.p_holm < 1 - lv else '')
+            t['cell'] = [interval_text(r.diff, r.lo, r.hi, r.metric, sign=True) + (' *' if r.p_holm < 1 - lv else '')
                          for r in t.itertuples()]
             w = t.pivot_table(index=['a', 'b'], columns='metric', values='cell', aggfunc='first', sort=False)
             rep.add(md(w[list(dict.fromkeys(t.metric))].reset_index()),

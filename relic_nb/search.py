@@ -16,7 +16,7 @@ from .corpus import Corpus, Gutenberg, CorpusError, UnknownWork, MissingText, de
 from .relic.segment import SEGMENT_VERSION, body_spans, segment_cached, _untitled_front
 from .relic.windows import query_text
 from .bm25 import tokenize
-from .relic.retrieval import (BM25Retriever, CandidateSet, DenseRetriever, HybridRetriever, RRF_K, quotes_table, ranks_of,
+from .relic.retrieval import (BM25Retriever, CandidateSet, DenseRetriever, HybridRetriever, RRF_K, fuse_ranks, quotes_table, ranks_of,
                                       reciprocal_rank_fusion)   # the fusion of Table 3's hybrid rows; importable from here too
 
 # %% auto #0
@@ -253,7 +253,7 @@ def search(self:EvidenceIndex, claim:str, k:int=10, n_sentences=(1, 5), # a pass
     start = np.concatenate([np.arange(p['bm25'].shape[1]) for p in per])
     S = {r: np.concatenate([p[r][0] for p in per]) for r in ('bm25', 'dense')}   # every candidate of every length: one ranking
     R = {r: ranks_of(s)[0] for r, s in S.items()}
-    S['hybrid'] = 1.0 / (RRF_K + R['bm25']) + 1.0 / (RRF_K + R['dense'])             # reciprocal_rank_fusion, from the ranks at hand
+    S['hybrid'] = fuse_ranks(R['bm25'], R['dense'])                                      # reciprocal-rank fusion of the ranks at hand
     R['hybrid'] = ranks_of(S['hybrid'])[0]
     taken, rows = np.zeros(len(self.sentences), bool), []
     for i in np.argsort(R[ranker], kind='stable'):

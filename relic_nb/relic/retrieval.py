@@ -20,9 +20,9 @@ __all__ = ['KS', 'TOP', 'RETRIEVERS', 'UNSUPPORTED', 'ONNX_BACKENDS', 'BACKENDS'
            'gold_ranks', 'top_k', 'evaluate', 'recall_summary', 'by_length', 'SubmissionError', 'relic_key',
            'to_submission', 'validate_submission', 'score_submission', 'main', 'RandomRetriever', 'random_expectation',
            'BM25Retriever', 'quote_sample', 'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path', 'export_onnx',
-           'OnnxEncoder', 'DenseRetriever', 'ranks_of', 'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever',
-           'hybrid_name', 'hybrid_parts', 'run_slug', 'rank_path', 'write_ranks', 'read_ranks', 'table3_runs',
-           'plot_recall_at_k', 'run_summary', 'run_retrieval', 'beside_paper']
+           'OnnxEncoder', 'DenseRetriever', 'ranks_of', 'fuse_ranks', 'reciprocal_rank_fusion', 'HybridRetriever',
+           'MemoRetriever', 'hybrid_name', 'hybrid_parts', 'run_slug', 'rank_path', 'write_ranks', 'read_ranks',
+           'table3_runs', 'plot_recall_at_k', 'run_summary', 'run_retrieval', 'beside_paper']
 
 # %% ../../nbs/07_retrieval.ipynb #4da034af
 KS = (1, 3, 5, 10, 50, 100)   # the paper's recall cutoffs
@@ -396,10 +396,15 @@ def ranks_of(S)->np.ndarray:
     R = np.empty_like(order); np.put_along_axis(R, order, np.arange(1, S.shape[1] + 1)[None, :].repeat(len(S), 0), axis=1)
     return R
 
+def fuse_ranks(*ranks, k:float=RRF_K)->np.ndarray:
+    "Reciprocal-rank fusion of several rankers' ranks (`ranks_of`) of the same candidates: the sum of `1 / (k + rank)`."
+    if not ranks: raise ValueError('reciprocal-rank fusion needs the ranks of at least one ranker')
+    return sum(1.0 / (k + R) for R in ranks)
+
 def reciprocal_rank_fusion(*scores, k:float=RRF_K)->np.ndarray:
-    "Fused scores of several rankers' scores of the same candidates: the sum of `1 / (k + rank)` (queries x candidates)."
+    "Fused scores of several rankers' scores of the same candidates: `fuse_ranks` of their ranks (queries x candidates)."
     if not scores: raise ValueError('reciprocal_rank_fusion needs the scores of at least one ranker')
-    return sum(1.0 / (k + ranks_of(S)) for S in scores)
+    return fuse_ranks(*(ranks_of(S) for S in scores), k=k)
 
 class HybridRetriever:
     "Reciprocal-rank fusion of retrievers, as a retriever for `evaluate`: `(CandidateSet, quotes) -> scores`."
