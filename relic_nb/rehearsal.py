@@ -261,11 +261,15 @@ def rehearse(profile:str|Profile='rehearse', scale:float|None=None, # share of t
 
 def growth(steps:pd.DataFrame, # `rehearsal_steps.csv`
            small:float, large:float)->pd.DataFrame:
-    "Each step's seconds and peak memory at two scales, with the time ratio against the data ratio (<= 1: no faster than linear)."
+    "Each step's seconds, items and peak memory at two scales, and its time ratio over the size ratio (<= 1: no faster than linear); the size ratio is the ratio of the step's own items (passages, quotes, optimizer steps) where it counts them, else of the scales."
     a, b = (steps[steps.scale == s].drop_duplicates('step').set_index('step') for s in (small, large))
+    idx = [s for s in b.index if s in a.index]; a, b = a.loc[idx], b.loc[idx]
     out = pd.DataFrame({f'seconds @{small:g}': a.seconds, f'seconds @{large:g}': b.seconds,
-                        f'peak MB @{small:g}': a.peak_rss_mb, f'peak MB @{large:g}': b.peak_rss_mb}).loc[[s for s in b.index if s in a.index]]
-    out['time ratio / data ratio'] = (out.iloc[:, 1] / out.iloc[:, 0] / (large / small)).round(2)
+                        f'items @{small:g}': a.get('items'), f'items @{large:g}': b.get('items'),
+                        f'peak MB @{small:g}': a.peak_rss_mb, f'peak MB @{large:g}': b.peak_rss_mb})
+    counted = out.iloc[:, 2].notna() & out.iloc[:, 3].notna() & (out.iloc[:, 2] > 0)
+    out['size ratio'] = np.where(counted, out.iloc[:, 3] / out.iloc[:, 2].where(counted, 1), large / small).round(2)
+    out['time ratio / size ratio'] = (out.iloc[:, 1] / out.iloc[:, 0] / out['size ratio']).round(2)
     return out.reset_index()
 
 def main(argv:list[str]|None=None)->int:
