@@ -14,10 +14,10 @@ from ..corpus import (Chapter, Corpus, MissingText, clean_paragraph, decode_text
 
 # %% auto #0
 __all__ = ['CITATION', 'REFERENCE', 'FOOTNOTE_MARK', 'PAGE_MARK', 'FOOTNOTE_PAR', 'FOOTNOTE_LABEL', 'FOOTNOTES_HEADING',
-           'PAGE_NUMBER', 'SUSPENDED', 'RULES', 'TITLE_STOPLIST', 'remove_citations', 'marked_footnotes',
+           'PAGE_NUMBER', 'SUSPENDED', 'RULES', 'ERRATUM', 'TITLE_STOPLIST', 'remove_citations', 'marked_footnotes',
            'remove_markers', 'drop_footnotes', 'running_heads', 'is_ornament', 'is_running_head', 'drop_running_heads',
-           'vocabulary', 'mend_word_breaks', 'clean_chapters', 'stoplisted', 'language_identifier', 'detect_language',
-           'clean_path', 'run_cleaning']
+           'vocabulary', 'mend_word_breaks', 'drop_errata', 'clean_chapters', 'stoplisted', 'language_identifier',
+           'detect_language', 'clean_path', 'run_cleaning']
 
 # %% ../../nbs/02_cleaning.ipynb #3d0cfe62
 _PAGE_KEY = r'(?i:pp|p|pages?|ll?|lines?|vv?|verses?|fols?|cols?)'                   # page-like: numbered 149 or xii
@@ -143,7 +143,19 @@ def mend_word_breaks(text:str, vocab:Counter)->tuple[str, int]:
     return _BREAK.sub(fix, text.replace('\u00ad', '')), n
 
 # %% ../../nbs/02_cleaning.ipynb #606aedcb
-RULES = ['citations', 'footnotes', 'running_heads', 'ornaments', 'word_breaks']
+RULES = ['citations', 'footnotes', 'running_heads', 'ornaments', 'word_breaks', 'errata']
+ERRATUM = re.compile(r'(?i)^(?:page|p\.|pg\.?)\s*\d+\s*[:,.]')     # 'page 20: typographical error corrected'
+_ERRATA_NOTE = re.compile(r'(?i)\b(?:typographical|transcriber|corrected|corrections|faithfully|spellings)\b')
+
+def drop_errata(paragraphs:list[str], tail:float=0.1, # share of the work, at its end, searched for the list
+               )->tuple[list[str], int]:
+    "The paragraphs without a transcriber's list of corrections at the end of the work (`page 20: typographical error corrected`, then the lines it quotes, which repeat the book's text), and how many were dropped."
+    start = int(len(paragraphs) * (1 - tail))
+    k = next((k for k in range(start, len(paragraphs)) if ERRATUM.match(paragraphs[k])), None)
+    if k is None: return paragraphs, 0
+    while k > start and _ERRATA_NOTE.search(paragraphs[k - 1]): k -= 1      # the note that introduces the list
+    return paragraphs[:k], len(paragraphs) - k
+
 
 def clean_chapters(chapters:list[Chapter], notes:set[str]=frozenset(), # footnote paragraphs (`marked_footnotes`)
                    min_repeats:int=5, # occurrences that make a short line a running head
@@ -154,6 +166,7 @@ def clean_chapters(chapters:list[Chapter], notes:set[str]=frozenset(), # footnot
     for ch in chapters:
         kept, n = drop_footnotes(ch.paragraphs, notes); pars += kept; counts['footnotes'] += n
     pars, counts['running_heads'], counts['ornaments'] = drop_running_heads(pars, min_repeats)
+    pars, counts['errata'] = drop_errata(pars)
     vocab, out = vocabulary(pars), []
     for p in pars:
         if REFERENCE.match(p): counts['citations'] += 1; continue
