@@ -84,10 +84,12 @@ def all_windows(relic_dir:Path)->list[dict]:
                                   left=left, quote=quote, right=right, key=window_key(left, quote, right)))
     return items
 
-def precision_sample(windows:list[dict], n:int=50, seed:int=0)->list[dict]:
+def precision_sample(windows:list[dict], n:int=50, seed:int=0,
+                     exclude=frozenset(), # ids of windows another sample holds (a fresh sample leaves out those already read)
+                    )->list[dict]:
     "A seeded sample of windows: the `n` first in the sha256 order of '<seed>:<id>' (a rebuilt dataset keeps the windows it still has)."
     key = lambda d: hashlib.sha256(f"{seed}:{d['id']}".encode()).hexdigest()
-    return sorted(windows, key=key)[:n]
+    return sorted((w for w in windows if w['id'] not in exclude), key=key)[:n]
 
 # %% ../../nbs/06_dataset_checks.ipynb #f530f0dc
 _TOKEN = re.compile(r'\w+')    # the words of config.words, with their offsets
@@ -294,7 +296,8 @@ def run_checks(profile:str|Profile)->dict:
     accounted = 1 - (acc.outcome == 'missed').mean() if len(acc) else 1.0
     windows = all_windows(P.processed/'relic'); keys = {w['id']: w['key'] for w in windows}
     draws = {'tune': (s.tune_n, s.tune_seed), 'fresh': (s.fresh_n, s.fresh_seed)}
-    drawn = {name: precision_sample(windows, n, seed) for name, (n, seed) in draws.items()}
+    drawn = {'tune': precision_sample(windows, s.tune_n, s.tune_seed)}
+    drawn['fresh'] = precision_sample(windows, s.fresh_n, s.fresh_seed, exclude={w['id'] for w in drawn['tune']})   # windows not read before
     read = {w['id']: w for w in with_sources(prof, list({w['id']: w for d in drawn.values() for w in d}.values()),
                                              s.excerpt_chars, s.novel_neighbours, novel_sents)}
     samples, labelled, stale, notes = {}, {}, {}, {}

@@ -5,22 +5,24 @@
 # %% ../../nbs/05_windows.ipynb #8c8e74b1
 from __future__ import annotations
 import hashlib, json, os, re
+from collections import Counter
 from pathlib import Path
 import pandas as pd
 from ..config import Profile, get_profile, paths, atomic_path, write_csv, write_json
 from ..corpus import Corpus, CorpusError
 from rapidfuzz import fuzz
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from .align import QRATIO_MIN, qratio, norm, align_path, kept_pairs, covered, words
 
 # %% auto #0
-__all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'RETELL_SHARE', 'NOVEL_SHARE', 'EDGE_COVER', 'EDGE_RUN',
+__all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'RETELL_SHARE', 'NOVEL_SHARE', 'RARE_RUN', 'EDGE_COVER', 'EDGE_RUN',
            'EXACT_WORDS', 'EXACT_MIN', 'OWN_SHARE', 'LOOKBACK', 'SET_OFF_WORDS', 'OTHER_TEXT', 'FRAGMENT_TEXT',
            'LOOKBACK_FRAGMENT', 'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'novel_share', 'BookText',
-           'novel_grams', 'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark', 'inside_quotes', 'is_marked',
-           'edge_trim', 'continues_quote', 'build_window', 'build_windows', 'outcomes_by_source', 'to_relic',
-           'RelicFormatError', 'validate_relic', 'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text',
-           'write_beir', 'table1', 'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'power_split',
-           'run_windows']
+           'novel_grams', 'rare_echo', 'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark', 'inside_quotes',
+           'is_marked', 'edge_trim', 'continues_quote', 'build_window', 'build_windows', 'outcomes_by_source',
+           'to_relic', 'RelicFormatError', 'validate_relic', 'write_relic', 'read_relic', 'relic_file', 'load_relic',
+           'query_text', 'write_beir', 'table1', 'windows_by_novel', 'quote_lengths', 'plot_quote_lengths',
+           'power_split', 'run_windows']
 
 # %% ../../nbs/05_windows.ipynb #af11bd33
 FRAGMENT_WORDS = 6    # shortest fragment of a quote sentence that counts as giving it away
@@ -46,14 +48,33 @@ def novel_share(s:str, grams:set, n:int=NGRAM)->float:
     return sum(hit) / len(ws)
 
 class BookText:
-    "A novel's word 5-grams (hashed) and its words as one string: to find a context sentence that quotes it anywhere."
+    "A novel's word 5-grams (hashed), its words as one string and its word pairs counted: to find a context sentence that quotes it anywhere, or echoes a rare phrase."
     def __init__(self, sentences:list[str], n:int=NGRAM):
         ws = [w for s in sentences for w in norm(s).split()]
         self.grams, self.text = {hash(tuple(ws[k:k + n])) for k in range(len(ws) - n + 1)}, ' ' + ' '.join(ws) + ' '
+        self.runs = Counter(hash(g) for g in zip(ws, ws[1:], ws[2:]))      # word triples (hashed), counted
     def __contains__(self, g): return g in self.grams
     def has_run(self, s:str)->bool: return f' {norm(s)} ' in self.text
 
 def novel_grams(sentences:list[str], n:int=NGRAM)->BookText: return BookText(sentences, n)
+
+RARE_RUN = 2          # a run of words that occurs at most this often in the whole novel is the gold's own phrase
+_QUOTED = re.compile(r'[“"‘]([^”"’]{3,300})[”"’]')
+
+def rare_echo(context:str, gold:str, book:BookText, max_count:int=RARE_RUN)->list[str]:
+    "The gold's own phrases a context sentence repeats: runs of three words it shares with the gold that occur at most `max_count` times in the novel, and pairs of such words inside its quotation marks (a critic who re-quotes 'gliding silently'); each with a word of 4+ letters that is not a stop word."
+    names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", context)} - {w.lower() for w in re.findall(r"\b[a-z]+", context)}
+    def content(g):                                    # two words that are not stop words, one of 4+ letters, not all of them names
+        c = [w for w in g if w.isalpha() and w not in ENGLISH_STOP_WORDS]
+        return len(c) >= min(2, len(g)) and any(len(w) >= 4 for w in c) and not all(w in names for w in c)
+    gw, cw = norm(gold).split(), norm(context).split()
+    g3 = set(zip(gw, gw[1:], gw[2:]))
+    out = {' '.join(t) for t in zip(cw, cw[1:], cw[2:]) if t in g3 and content(t) and book.runs[hash(t)] <= max_count}
+    g2 = set(zip(gw, gw[1:]))
+    for q in _QUOTED.findall(context):
+        qw = norm(q).split()
+        out |= {' '.join(t) for t in zip(qw, qw[1:]) if t in g2 and content(t) and sum(1 for _ in re.finditer(rf"\b{re.escape(t[0])} {re.escape(t[1])}\b", book.text)) <= max_count}
+    return sorted(out)
 
 def gives_away(context:str, gold:str, min_words:int=FRAGMENT_WORDS)->bool:
     "Whether a context sentence reveals a gold quote sentence: QRatio >= 80, or a fragment of it (or it of the context)."
@@ -180,10 +201,19 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
             if re.search(r'[a-z]', _HEADING_LED.sub('', critic_sents[i])): left.insert(0, i)
             break
         left.insert(0, i); i -= 1
+    def goes_on(k):                                                        # the quotation's own text: the novel's words from its neighbourhood,
+        c = norm(unbracketed(critic_sents[k]))                              # quoted (aligned, in quotation marks, or inside ones opened before)
+        near_words = novel_share(c, near_grams) >= RETELL_SHARE if c.count(' ') >= NGRAM - 1 else (' ' in c and f' {c} ' in near_text)
+        return near_words and (k in quoted or has_quote_mark(critic_sents[k]) or (para is not None and inside_quotes(k, critic_sents, para)))
+    quote_before = i >= 0 and len(left) < context and not heading_led(critic_sents[i]) and goes_on(i)
     right, i = [], start_r
     while i < len(critic_sents) and len(right) < context and not is_quote(i) and not heading_led(critic_sents[i]): right.append(i); i += 1
+    quote_after = i < len(critic_sents) and len(right) < context and goes_on(i)
+    bare = lambda side: sum(len(words(critic_sents[k])) for k in side) <= SET_OFF_WORDS   # an ellipsis, a speech tag ('Nelly!', 'he says')
+    if (quote_before and bare(left)) or (quote_after and bare(right)): return None, 'part of a longer quotation'   # the quotation goes on
     if not left and not right: return None, 'no context'
     if any(leaks(i) for i in left + right): return None, 'leakage'
+    if book_grams is not None and any(rare_echo(critic_sents[i], ' '.join(gold), book_grams) for i in left + right): return None, 'leakage'
     return dict(novel=b['novel'], start=b['j0'], n=n, left=[critic_sents[i] for i in left],
                 right=[critic_sents[i] for i in right], i0=b['i0'], repaired=repaired), ''
 
