@@ -78,8 +78,10 @@ class DatasetChecksSettings:
     tune_n:int = 100                # windows in the sample read while the alignment rules were being fixed
     tune_seed:int = 1414            # its seed (a sample = the first windows in the sha256 order of '<seed>:<id>'); 1414 was the fresh sample
                                     # of the first round of fixes, read, and then used to design the second round: now a tuning sample
-    fresh_n:int = 100               # windows in the fresh sample, drawn after the fixes (leaving out the tune sample's) and read the same strict way
-    fresh_seed:int = 3011           # its seed: fixed before any window of it was read; never tune rules on it
+    tune2_n:int = 100               # the fresh sample of the second round (seed 3011, 56% ok), read, then used to design the third: a tuning sample too
+    tune2_seed:int = 3011           # (drawn leaving out the tune sample's windows, as it was)
+    fresh_n:int = 100               # windows in the fresh sample, drawn after the fixes (leaving out the tune samples') and read the same strict way
+    fresh_seed:int = 4242           # its seed: fixed before any window of it was read; never tune rules on it
     excerpt_chars:int = 400         # characters of the critic's raw file shown on each side of the located quotation (whole lines)
     novel_neighbours:int = 3        # novel sentences shown before and after the gold
 
@@ -229,7 +231,7 @@ PROFILES = {p.name: p for p in [
             dense_relic=DenseRelicSettings(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=True, batch_size=4, epochs=2,
                                            patience=1, checkpoint_every=2, max_context_tokens=96, max_quote_tokens=48, val_pool=20, val_k=3,
                                            curve_shares=(0.5,)),
-            dataset_checks=DatasetChecksSettings(tune_n=4),   # the fixtures make 12 windows: 4 for the tune sample, the rest fresh
+            dataset_checks=DatasetChecksSettings(tune_n=4, tune2_n=4),   # the fixtures make 12 windows: 4 per tune sample, the rest fresh
             gandalf_baselines=GandalfBaselinesSettings(lm_model='tiny-random-llama', lm_questions=10, xl_books=0, xl_max_tokens=0)),
     Profile('pd', 'the public-domain Gutenberg corpus on CPU; the default main job', corpus='gutenberg',
             relic_release=False, encoder='all-MiniLM-L6-v2', precision='bfloat16',
@@ -252,6 +254,9 @@ PROFILES['rehearse'] = replace(PROFILES['paper'], name='rehearse', device='cpu',
 PROFILES['smoke'] = replace(PROFILES['paper'], name='smoke', release_dir='data/smoke/RELiC',
     description="paper's stages on 1% of the official release (15_rehearsal.subsample_release): a few minutes that check a GPU setup",
     dense_relic=replace(PROFILES['paper'].dense_relic, epochs=1))
+PROFILES['paper_pd'] = replace(PROFILES['paper'], name='paper_pd', release_dir='data/processed/pd/relic', device='cpu',
+    description="paper's stages on the RELiC-PD files (pd's 05_windows output, in the release's format) on CPU: the official-data path on real text (`make paper-pd`)",
+    dense_relic=replace(PROFILES['paper'].dense_relic, mixed_precision='no'))
 
 
 # %% ../nbs/00_config.ipynb #873cb217

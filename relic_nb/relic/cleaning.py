@@ -14,10 +14,10 @@ from ..corpus import (Chapter, Corpus, MissingText, clean_paragraph, decode_text
 
 # %% auto #0
 __all__ = ['CITATION', 'REFERENCE', 'FOOTNOTE_MARK', 'PAGE_MARK', 'FOOTNOTE_PAR', 'FOOTNOTE_LABEL', 'FOOTNOTES_HEADING',
-           'PAGE_NUMBER', 'SUSPENDED', 'RULES', 'ERRATUM', 'TITLE_STOPLIST', 'remove_citations', 'marked_footnotes',
-           'remove_markers', 'drop_footnotes', 'running_heads', 'is_ornament', 'is_running_head', 'drop_running_heads',
-           'vocabulary', 'mend_word_breaks', 'drop_errata', 'clean_chapters', 'stoplisted', 'language_identifier',
-           'detect_language', 'clean_path', 'run_cleaning']
+           'PAGE_NUMBER', 'SUSPENDED', 'RULES', 'CAPTION', 'ERRATUM', 'TITLE_STOPLIST', 'remove_citations',
+           'marked_footnotes', 'remove_markers', 'drop_footnotes', 'running_heads', 'is_ornament', 'is_running_head',
+           'drop_running_heads', 'vocabulary', 'mend_word_breaks', 'drop_errata', 'clean_chapters', 'stoplisted',
+           'language_identifier', 'detect_language', 'clean_path', 'run_cleaning']
 
 # %% ../../nbs/02_cleaning.ipynb #3d0cfe62
 _PAGE_KEY = r'(?i:pp|p|pages?|ll?|lines?|vv?|verses?|fols?|cols?)'                   # page-like: numbered 149 or xii
@@ -143,7 +143,8 @@ def mend_word_breaks(text:str, vocab:Counter)->tuple[str, int]:
     return _BREAK.sub(fix, text.replace('\u00ad', '')), n
 
 # %% ../../nbs/02_cleaning.ipynb #606aedcb
-RULES = ['citations', 'footnotes', 'running_heads', 'ornaments', 'word_breaks', 'errata']
+RULES = ['citations', 'footnotes', 'running_heads', 'ornaments', 'word_breaks', 'errata', 'captions']
+CAPTION = re.compile(r'\[(?:Picture|Illustration|Image)s?\b[^\]]{0,300}\]', re.I)   # '[Picture: The Great White Horse, Ipswich]'
 ERRATUM = re.compile(r'(?i)^(?:page|p\.|pg\.?)\s*\d+\s*[:,.]')     # 'page 20: typographical error corrected'
 _ERRATA_NOTE = re.compile(r'(?i)\b(?:typographical|transcriber|corrected|corrections|faithfully|spellings)\b')
 
@@ -167,6 +168,7 @@ def clean_chapters(chapters:list[Chapter], notes:set[str]=frozenset(), # footnot
         kept, n = drop_footnotes(ch.paragraphs, notes); pars += kept; counts['footnotes'] += n
     pars, counts['running_heads'], counts['ornaments'] = drop_running_heads(pars, min_repeats)
     pars, counts['errata'] = drop_errata(pars)
+    n = len(pars); pars = [p for p in pars if not CAPTION.fullmatch(p.strip())]; counts['captions'] = n - len(pars)
     vocab, out = vocabulary(pars), []
     for p in pars:
         if REFERENCE.match(p): counts['citations'] += 1; continue

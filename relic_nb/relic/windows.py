@@ -17,12 +17,12 @@ from .align import QRATIO_MIN, qratio, norm, align_path, kept_pairs, covered, wo
 # %% auto #0
 __all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'RETELL_SHARE', 'NOVEL_SHARE', 'RARE_RUN', 'EDGE_COVER', 'EDGE_RUN',
            'EXACT_WORDS', 'EXACT_MIN', 'OWN_SHARE', 'LOOKBACK', 'SET_OFF_WORDS', 'OTHER_TEXT', 'FRAGMENT_TEXT',
-           'LOOKBACK_FRAGMENT', 'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'novel_share', 'BookText',
-           'novel_grams', 'rare_echo', 'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark', 'inside_quotes',
-           'is_marked', 'edge_trim', 'continues_quote', 'build_window', 'build_windows', 'outcomes_by_source',
-           'to_relic', 'RelicFormatError', 'validate_relic', 'write_relic', 'read_relic', 'relic_file', 'load_relic',
-           'query_text', 'write_beir', 'table1', 'windows_by_novel', 'quote_lengths', 'plot_quote_lengths',
-           'power_split', 'run_windows']
+           'LOOKBACK_FRAGMENT', 'SPLIT_NEAR', 'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'novel_share',
+           'BookText', 'novel_grams', 'rare_echo', 'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark',
+           'quoted_bits', 'lead_in', 'tail_out', 'inside_quotes', 'is_marked', 'edge_trim', 'continues_quote',
+           'build_window', 'build_windows', 'outcomes_by_source', 'to_relic', 'RelicFormatError', 'validate_relic',
+           'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text', 'write_beir', 'table1',
+           'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
 
 # %% ../../nbs/05_windows.ipynb #af11bd33
 FRAGMENT_WORDS = 6    # shortest fragment of a quote sentence that counts as giving it away
@@ -86,8 +86,8 @@ def gives_away(context:str, gold:str, min_words:int=FRAGMENT_WORDS)->bool:
 _HEADING_LED = re.compile(r"^\W*(?:(?:[A-Z][A-Z'’.-]+\W+){3,}|(?:[A-Z][A-Z'’-]+\W+){1,}[A-Z][A-Z'’-]+[.:]\s+[A-Z][a-z])")
 
 def heading_led(s:str)->bool:
-    "Whether a sentence starts with a run of capitalised words (a chapter title run into the text): 3+, or 2+ closed by a full stop."
-    return bool(_HEADING_LED.match(s))
+    "Whether a sentence starts with a run of capitalised words (a chapter title run into the text): 3+, or 2+ closed by a full stop; or is a short line in capitals alone ('DISAPPEARING LONDON')."
+    return bool(_HEADING_LED.match(s)) or (not re.search(r'[a-z]', s) and bool(re.search(r'[A-Z]{2}', s)) and len(s.split()) <= 8)
 
 _BRACKETED = re.compile(r'\s*\[[^\]]{0,40}\]')
 
@@ -111,6 +111,30 @@ LOOKBACK_FRAGMENT = 300  # ... and this many after one that introduces a long re
 def has_quote_mark(s:str)->bool:
     "Whether a critic sentence holds a quotation mark (not an apostrophe: `Dickens' land`, `don't`)."
     return bool(_MARK.search(s))
+
+SPLIT_NEAR = 3        # novel sentences each side of the gold where the other part of a quotation split by the critic's tag lies
+_SPAN = re.compile(r'“([^”]{2,300})”|"([^"]{2,300})"|(?:^|(?<=[\s(\[—-]))[‘\']([^’\']{2,300})[’\'](?=[\s.,;:!?)\]—-]|$)')
+_OPENS = re.compile(r'(?:^|(?<=[\s(\[—-]))[“"‘\'](?=\w)')
+_CLOSES = re.compile(r'(?<=[\w.,;:!?—-])[”"’\'](?=\s|$)')
+
+def quoted_bits(s:str)->list[str]:
+    "The spans of a sentence inside quotation marks (double, or single ones that are not apostrophes)."
+    return [next(g for g in m.groups() if g) for m in _SPAN.finditer(s)]
+
+def lead_in(s:str, gold:str)->str:
+    "The critic's own words that open the sentence in which a quotation of `gold` starts ('The preacher', 'In Great Expectations it is stated that:--'): the text before its first opening quotation mark when those words are not the gold's and what follows is; '' when there are none."
+    for m in _OPENS.finditer(s):
+        pre, rest = s[:m.start()].rstrip(), s[m.start():]
+        if len(words(pre)) >= 2 and covered(pre, gold) < 0.5 <= covered(rest, gold): return pre
+        break
+    return ''
+
+def tail_out(s:str, gold:str)->str:
+    "The critic's own words after the quotation of `gold` closes in the sentence where it ends ('..., he says.'); '' when there are none."
+    ms = list(_CLOSES.finditer(s))
+    if not ms: return ''
+    head, post = s[:ms[-1].end()], s[ms[-1].end():].strip(' ,;—-')
+    return post if len(words(post)) >= 2 and covered(post, gold) < 0.5 <= covered(head, gold) else ''
 
 def inside_quotes(i:int, critic_sents:list[str], para:list[int])->bool:
     "Whether critic sentence i starts inside quotation marks opened earlier in its paragraph."
@@ -181,6 +205,7 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
     n = b['j1'] - b['j0'] + 1
     if n > max_quote: return None, 'part of a longer quotation' if block.get('pieces', 1) > 1 or extended else 'too long'
     ctext = ' '.join(critic_sents[b['i0']:b['i1'] + 1])
+    if any(covered(x, ctext, EDGE_RUN) < edge_cover for x in gold[1:-1]): return None, 'not one passage'   # the critic skipped a sentence inside it
     if require_marked and not is_marked(whole['i0'], whole['i1'], critic_sents, para, inline) \
        and not (len(words(ctext)) >= exact_words and qratio(ctext, ' '.join(gold)) >= EXACT_MIN): return None, 'not marked as a quotation'
     if any(OTHER_TEXT.search(x) for x in critic_sents[max(0, b['i0'] - LOOKBACK):b['i1'] + 1]) \
@@ -209,16 +234,25 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
     right, i = [], start_r
     while i < len(critic_sents) and len(right) < context and not is_quote(i) and not heading_led(critic_sents[i]): right.append(i); i += 1
     quote_after = i < len(critic_sents) and len(right) < context and goes_on(i)
-    bare = lambda side: sum(len(words(critic_sents[k])) for k in side) <= SET_OFF_WORDS   # an ellipsis, a speech tag ('Nelly!', 'he says')
-    if (quote_before and bare(left)) or (quote_after and bare(right)): return None, 'part of a longer quotation'   # the quotation goes on
-    if not left and not right: return None, 'no context'
-    if any(leaks(i) for i in left + right): return None, 'leakage'
-    if book_grams is not None and any(rare_echo(critic_sents[i], ' '.join(gold), book_grams) for i in left + right): return None, 'leakage'
-    return dict(novel=b['novel'], start=b['j0'], n=n, left=[critic_sents[i] for i in left],
-                right=[critic_sents[i] for i in right], i0=b['i0'], repaired=repaired), ''
+    gtext = ' '.join(gold)
+    lead = lead_in(critic_sents[b['i0']], gtext) if start_l == b['i0'] - 1 else ''   # the critic's words before the quotation in its first sentence
+    tail = tail_out(critic_sents[b['i1']], gtext) if start_r == b['i1'] + 1 else ''   # ... and after it in its last
+    bare = lambda side, extra: not extra and sum(len(words(critic_sents[k])) for k in side) <= SET_OFF_WORDS   # an ellipsis, a speech tag ('Nelly!', 'he says')
+    if (quote_before and bare(left, lead)) or (quote_after and bare(right, tail)): return None, 'part of a longer quotation'   # the quotation goes on
+    close = ' ' + ' '.join(norm(x) for x in novel_sents[max(0, b['j0'] - SPLIT_NEAR):b['j1'] + 1 + SPLIT_NEAR]) + ' '
+    def split_off(k):                                                      # the sentence opens with a quotation of the novel right beside the gold
+        m = _SPAN.match(critic_sents[k].lstrip(' —–-([')); c = norm(next(g for g in m.groups() if g)) if m else ''
+        return c.count(' ') >= 1 and f' {c} ' in close
+    if (left and not lead and split_off(left[-1])) or (right and not tail and split_off(right[0])):   # the critic's tag splits the quotation
+        return None, 'part of a longer quotation'                         # ('"I do, I do like him," protests poor Elizabeth, "..."')
+    L = [critic_sents[i] for i in left] + ([lead] if lead else []); R = ([tail] if tail else []) + [critic_sents[i] for i in right]
+    if not L and not R: return None, 'no context'
+    if any(gives_away(x, g) for x in L + R for g in gold): return None, 'leakage'
+    if book_grams is not None and any(rare_echo(x, gtext, book_grams) for x in L + R): return None, 'leakage'
+    return dict(novel=b['novel'], start=b['j0'], n=n, left=L, right=R, i0=b['i0'], repaired=repaired), ''
 
 # %% ../../nbs/05_windows.ipynb #5a07ff82
-OUTCOMES = ['window', 'filtered source', 'too long', 'part of a longer quotation', 'not marked as a quotation',
+OUTCOMES = ['window', 'filtered source', 'too long', 'part of a longer quotation', 'not one passage', 'not marked as a quotation',
             'the critic quotes another text', 'no context', 'leakage', 'duplicate']
 
 def build_windows(profile:str|Profile, context:int=4, max_quote:int=5,
