@@ -20,11 +20,12 @@ ifeq ($(origin RELIC_NB_CORPUS),undefined)
   endif
 endif
 
-.PHONY: help env reproduce rehearse test clean-outputs readme docs datasets search-page verify
+.PHONY: help env reproduce rehearse paper-pd test clean-outputs readme docs datasets search-page verify
 
 help:
 	@echo "make reproduce [PROFILE=pd|tiny|paper] [FROM=stage] [PARAMS=\"-p epochs 1\"]   set up .venv if needed, run every notebook in order"
 	@echo "make rehearse [SCALE=0.1]                           a synthetic release of the paper's shape (SCALE x its size) through the paper's stages on CPU: time and memory per step (results/rehearse/rehearsal_steps.csv)"
+	@echo "make paper-pd                                       the paper profile's RELiC stage notebooks on the RELiC-PD files (after make reproduce), on CPU with a one-layer local encoder"
 	@echo "make test [SLOW=1]                                   set up .venv if needed, run the notebook tests (SLOW=1 or CI=true: the slow ones too)"
 	@echo "make search-page                                     the evidence search as a web page (voila, http://localhost:8866)"
 	@echo "make datasets [PROFILE=pd]                           the RELiC-PD and GANDALF-PD archives (data/processed/<profile>/releases/) and datasheets (results/<profile>/datasheets/)"
@@ -49,6 +50,10 @@ verify: env   # a run's tables against the committed ones (git show $(REF):resul
 
 rehearse: env   # the paper profile's RELiC stages on a synthetic release of its shape (nbs/15_rehearsal.ipynb); SCALE=1.0 is the paper's size
 	$(BIN)/python -m relic_nb.rehearsal --scale $(or $(SCALE),1.0)
+
+paper-pd: env   # the paper profile's RELiC stage notebooks on the RELiC-PD files (make reproduce first), on CPU with a one-layer local encoder (nbs/15_rehearsal.ipynb)
+	$(eval ENC := $(shell $(BIN)/python -m relic_nb.rehearsal --tiny-encoder data/processed/paper_pd/tiny-encoder))
+	$(BIN)/python -m relic_nb.runner --profile paper_pd --only 07_retrieval 08_dense_relic 09_human_proxy 12_report -p encoder $(ENC) -p retrieval.dense_models $(ENC) $(PARAMS)
 
 datasets: env   # the last stage alone: versioned archives of RELiC-PD and GANDALF-PD, checked against the tables (run `make reproduce` first)
 	$(BIN)/python -m relic_nb.runner --profile $(PROFILE) --only 13_datasets

@@ -273,13 +273,15 @@ def growth(steps:pd.DataFrame, # `rehearsal_steps.csv`
     return out.reset_index()
 
 def main(argv:list[str]|None=None)->int:
-    "`python -m relic_nb.rehearsal [--scale 0.1] [--profile rehearse]`: the rehearsal; `--subsample SRC DST [--share 0.01]`: a smaller copy of a release."
+    "`python -m relic_nb.rehearsal [--scale 0.1] [--profile rehearse]`: the rehearsal; `--subsample SRC DST [--share 0.01]`: a smaller copy of a release; `--tiny-encoder DIR`: the one-layer encoder."
     import argparse
     ap = argparse.ArgumentParser(prog='python -m relic_nb.rehearsal', description='Rehearse the paper profile on a synthetic release of its shape.')
     ap.add_argument('--profile', default='rehearse'); ap.add_argument('--scale', type=float, help="share of the paper's size (default: the profile's)")
     ap.add_argument('--subsample', nargs=2, metavar=('SRC', 'DST'), help='write a smaller copy of the release in SRC to DST and exit')
     ap.add_argument('--share', type=float, help="--subsample: share of books and quotes kept (default: the profile's rehearsal.smoke_share)")
+    ap.add_argument('--tiny-encoder', metavar='DIR', help='write the one-layer random encoder (real tokenizer) into DIR if it is not there, print its path and exit')
     a = ap.parse_args(argv)
+    if a.tiny_encoder: print(tiny_encoder(a.tiny_encoder)); return 0
     prof = get_profile(a.profile)
     if a.subsample:
         print(subsample_release(*a.subsample, a.share or prof.rehearsal.smoke_share, prof.seed).to_string(index=False)); return 0
