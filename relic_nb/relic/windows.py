@@ -4,7 +4,7 @@
 
 # %% ../../nbs/05_windows.ipynb #8c8e74b1
 from __future__ import annotations
-import hashlib, json, os, re
+import gc, hashlib, json, os, re
 from collections import Counter
 from pathlib import Path
 import pandas as pd
@@ -336,9 +336,13 @@ def read_relic(path:Path)->dict:
     path = Path(path)
     if not path.exists(): raise RelicFormatError(f'{path} does not exist: build it (`make reproduce`) or put the official '
                                                  f'release files (train.json, val.json, test.json) in data/RELiC/.')
-    try: data = json.loads(path.read_text(encoding='utf-8'))
+    text = path.read_text(encoding='utf-8')
+    was = gc.isenabled(); gc.disable()      # millions of new objects: CPython's full collections during the parse would make
+    try: data = json.loads(text)            # reading grow faster than the file (a release of the paper's size: 0.85 s instead of 0.55)
     except json.JSONDecodeError as e: raise RelicFormatError(f'{path} is not valid JSON ({e}); the file is damaged: '
                                                               'download it again or rebuild it.') from None
+    finally:
+        if was: gc.enable()
     return validate_relic(data, str(path))
 
 def relic_file(profile:str|Profile, split:str)->Path:
