@@ -51,9 +51,9 @@ verify: env   # a run's tables against the committed ones (git show $(REF):resul
 rehearse: env   # the paper profile's RELiC stages on a synthetic release of its shape (nbs/15_rehearsal.ipynb); SCALE=1.0 is the paper's size
 	$(BIN)/python -m relic_nb.rehearsal --scale $(or $(SCALE),1.0)
 
-paper-pd: env   # the paper profile's RELiC stage notebooks on the RELiC-PD files (make reproduce first), on CPU with a one-layer local encoder (nbs/15_rehearsal.ipynb)
+paper-pd: env   # every stage notebook of the paper profile on the RELiC-PD files (make reproduce first), on CPU: a one-layer local encoder, GANDALF's LM rows on 20 questions (nbs/15_rehearsal.ipynb)
 	$(eval ENC := $(shell $(BIN)/python -m relic_nb.rehearsal --tiny-encoder data/processed/paper_pd/tiny-encoder))
-	$(BIN)/python -m relic_nb.runner --profile paper_pd --only 07_retrieval 08_dense_relic 09_human_proxy 12_report -p encoder $(ENC) -p retrieval.dense_models $(ENC) $(PARAMS)
+	$(BIN)/python -m relic_nb.runner --profile paper_pd -p encoder $(ENC) -p retrieval.dense_models $(ENC) -p lm_questions 20 -p xl_books 2 -p xl_max_tokens 1024 $(PARAMS)
 
 datasets: env   # the last stage alone: versioned archives of RELiC-PD and GANDALF-PD, checked against the tables (run `make reproduce` first)
 	$(BIN)/python -m relic_nb.runner --profile $(PROFILE) --only 13_datasets
