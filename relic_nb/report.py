@@ -359,9 +359,13 @@ def relic_sections(rep:Report):
     rep.add('## RELiC', '### Table 1: the dataset')
     t1 = rep.table('table1_dataset.csv')
     if t1 is not None:
-        rep.add(md(t1), 'RELiC was built from 8,836 HathiTrust documents that are not public domain; RELiC-PD from the '
-                'public-domain criticism of one Gutenberg mirror (39 works), so it is about 35 times smaller. Windows are shorter '
-                '(89 vs 158 context words) because nineteenth-century critics quote more and argue less around each quotation.')
+        v = t1.set_index('statistic'); ours, paper = v.columns[:2]
+        ctx = v.loc['average context length (words)']
+        rep.add(md(t1), f"RELiC was built from {v.loc['unique secondary sources', paper]:,.0f} HathiTrust documents that are not public "
+                f"domain; {ours.split(' (')[0]} from the public-domain criticism of one Gutenberg mirror ({v.loc['unique secondary sources', ours]:.0f} "
+                f"works), so it is about {v.loc['total examples', paper] / v.loc['total examples', ours]:.0f} times smaller. Its windows carry "
+                f"{ctx[ours]:.0f} context words on average against the paper's {ctx[paper]:.0f}: nineteenth-century critics quote more and "
+                "argue less around each quotation, and context stops at the critic's other quotations and headings.")
     rep.figure('figure2_quote_lengths.png', 'Figure 2: quote lengths in sentences (ours beside the paper)')
     rec, prec = rep.table('alignment_recall.csv'), rep.table('alignment_precision.csv')
     if rec is not None and prec is not None:
