@@ -19,7 +19,7 @@ __all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'RETELL_SHARE', 'N
            'EXACT_WORDS', 'EXACT_MIN', 'OWN_SHARE', 'LOOKBACK', 'SET_OFF_WORDS', 'OTHER_TEXT', 'FRAGMENT_TEXT',
            'LOOKBACK_FRAGMENT', 'SPLIT_NEAR', 'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'novel_share',
            'BookText', 'novel_grams', 'rare_echo', 'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark',
-           'quoted_bits', 'lead_in', 'tail_out', 'inside_quotes', 'is_marked', 'edge_trim', 'continues_quote',
+           'opening_quote', 'lead_in', 'tail_out', 'inside_quotes', 'is_marked', 'edge_trim', 'continues_quote',
            'build_window', 'build_windows', 'outcomes_by_source', 'to_relic', 'RelicFormatError', 'validate_relic',
            'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text', 'write_beir', 'table1',
            'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
@@ -117,17 +117,17 @@ _SPAN = re.compile(r'“([^”]{2,300})”|"([^"]{2,300})"|(?:^|(?<=[\s(\[—-])
 _OPENS = re.compile(r'(?:^|(?<=[\s(\[—-]))[“"‘\'](?=\w)')
 _CLOSES = re.compile(r'(?<=[\w.,;:!?—-])[”"’\'](?=\s|$)')
 
-def quoted_bits(s:str)->list[str]:
-    "The spans of a sentence inside quotation marks (double, or single ones that are not apostrophes)."
-    return [next(g for g in m.groups() if g) for m in _SPAN.finditer(s)]
+def opening_quote(s:str)->str:
+    "The quotation a sentence opens with (after a dash or a bracket): the text inside its first quotation marks (double, or single ones that are not apostrophes); '' when it opens otherwise."
+    m = _SPAN.match(s.lstrip(' —–-(['))
+    return next(g for g in m.groups() if g) if m else ''
 
 def lead_in(s:str, gold:str)->str:
     "The critic's own words that open the sentence in which a quotation of `gold` starts ('The preacher', 'In Great Expectations it is stated that:--'): the text before its first opening quotation mark when those words are not the gold's and what follows is; '' when there are none."
-    for m in _OPENS.finditer(s):
-        pre, rest = s[:m.start()].rstrip(), s[m.start():]
-        if len(words(pre)) >= 2 and covered(pre, gold) < 0.5 <= covered(rest, gold): return pre
-        break
-    return ''
+    m = _OPENS.search(s)
+    if m is None: return ''
+    pre, rest = s[:m.start()].rstrip(), s[m.start():]
+    return pre if len(words(pre)) >= 2 and covered(pre, gold) < 0.5 <= covered(rest, gold) else ''
 
 def tail_out(s:str, gold:str)->str:
     "The critic's own words after the quotation of `gold` closes in the sentence where it ends ('..., he says.'); '' when there are none."
@@ -241,7 +241,7 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
     if (quote_before and bare(left, lead)) or (quote_after and bare(right, tail)): return None, 'part of a longer quotation'   # the quotation goes on
     close = ' ' + ' '.join(norm(x) for x in novel_sents[max(0, b['j0'] - SPLIT_NEAR):b['j1'] + 1 + SPLIT_NEAR]) + ' '
     def split_off(k):                                                      # the sentence opens with a quotation of the novel right beside the gold
-        m = _SPAN.match(critic_sents[k].lstrip(' —–-([')); c = norm(next(g for g in m.groups() if g)) if m else ''
+        c = norm(opening_quote(critic_sents[k]))
         return c.count(' ') >= 1 and f' {c} ' in close
     if (left and not lead and split_off(left[-1])) or (right and not tail and split_off(right[0])):   # the critic's tag splits the quotation
         return None, 'part of a longer quotation'                         # ('"I do, I do like him," protests poor Elizabeth, "..."')
