@@ -276,7 +276,7 @@ def sample_markdown(name:str, seed:int, sample:list[dict], labels_f:Path, status
             "`relic_nb.relic.dataset_checks.labels_from_markdown`.\n\n")
     return head + '\n\n'.join(window_markdown(k + 1, w) for k, w in enumerate(sample)) + '\n'
 
-SAMPLES = ('tune', 'tune2', 'fresh')
+SAMPLES = ('tune', 'tune2', 'tune3', 'fresh')
 
 def run_checks(profile:str|Profile)->dict:
     "The recall scan and the strict precision samples (and their precision, where current labels cover them); writes their tables."
@@ -295,7 +295,7 @@ def run_checks(profile:str|Profile)->dict:
     write_csv(recall, P.results/'alignment_recall.csv')
     accounted = 1 - (acc.outcome == 'missed').mean() if len(acc) else 1.0
     windows = all_windows(P.processed/'relic'); keys = {w['id']: w['key'] for w in windows}
-    draws = {'tune': (s.tune_n, s.tune_seed), 'tune2': (s.tune2_n, s.tune2_seed), 'fresh': (s.fresh_n, s.fresh_seed)}
+    draws = {'tune': (s.tune_n, s.tune_seed), 'tune2': (s.tune2_n, s.tune2_seed), 'tune3': (s.tune3_n, s.tune3_seed), 'fresh': (s.fresh_n, s.fresh_seed)}
     drawn, read_before = {}, set()
     for name in SAMPLES:                                           # each sample leaves out the windows of the ones before it
         drawn[name] = precision_sample(windows, *draws[name], exclude=read_before); read_before |= {w['id'] for w in drawn[name]}

@@ -15,11 +15,12 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from .align import QRATIO_MIN, qratio, norm, align_path, kept_pairs, covered, words
 
 # %% auto #0
-__all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'RETELL_SHARE', 'NOVEL_SHARE', 'RARE_RUN', 'EDGE_COVER', 'EDGE_RUN',
-           'EXACT_WORDS', 'EXACT_MIN', 'OWN_SHARE', 'LOOKBACK', 'SET_OFF_WORDS', 'OTHER_TEXT', 'FRAGMENT_TEXT',
-           'LOOKBACK_FRAGMENT', 'SPLIT_NEAR', 'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'novel_share',
-           'BookText', 'novel_grams', 'rare_echo', 'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark',
-           'opening_quote', 'lead_in', 'tail_out', 'inside_quotes', 'is_marked', 'edge_trim', 'continues_quote',
+__all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'RETELL_SHARE', 'NOVEL_SHARE', 'RARE_RUN', 'RARE_WORD',
+           'EDGE_COVER', 'EDGE_RUN', 'EXACT_WORDS', 'EXACT_MIN', 'OWN_SHARE', 'LOOKBACK', 'SET_OFF_WORDS', 'OTHER_TEXT',
+           'FRAGMENT_TEXT', 'LOOKBACK_FRAGMENT', 'SPLIT_NEAR', 'RUN_ON_WORDS', 'RUN_ON_EDGE', 'RUN_ON_GAP', 'OUTCOMES',
+           'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'novel_share', 'word_stem', 'BookText', 'novel_grams',
+           'quoted_spans', 'rare_echo', 'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark', 'opening_quote',
+           'lead_in', 'tail_out', 'inside_quotes', 'is_marked', 'edge_trim', 'runs_on', 'continues_quote',
            'build_window', 'build_windows', 'outcomes_by_source', 'to_relic', 'RelicFormatError', 'validate_relic',
            'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text', 'write_beir', 'table1',
            'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
@@ -47,22 +48,37 @@ def novel_share(s:str, grams:set, n:int=NGRAM)->float:
         if g in grams or hash(g) in grams: hit[k:k + n] = [True] * n
     return sum(hit) / len(ws)
 
+def word_stem(w:str)->str:
+    "A crude stem of a lower-case word (a common suffix off, 4+ letters kept): 'griffins' and 'griffin' meet; enough to count a word's forms in one novel."
+    for suf in ('ings', 'ing', 'ies', 'es', 'ed', 's', 'est', 'er', 'ly'):
+        if w.endswith(suf) and len(w) - len(suf) >= 4: return w[:-len(suf)]
+    return w
+
 class BookText:
-    "A novel's word 5-grams (hashed), its words as one string and its word pairs counted: to find a context sentence that quotes it anywhere, or echoes a rare phrase."
+    "A novel's word 5-grams (hashed), its words as one string, and its word pairs, triples and stems counted: to find a context sentence that quotes it anywhere, or echoes a rare phrase or word."
     def __init__(self, sentences:list[str], n:int=NGRAM):
         ws = [w for s in sentences for w in norm(s).split()]
         self.grams, self.text = {hash(tuple(ws[k:k + n])) for k in range(len(ws) - n + 1)}, ' ' + ' '.join(ws) + ' '
         self.runs = Counter(hash(g) for g in zip(ws, ws[1:], ws[2:]))      # word triples (hashed), counted
+        self.pairs = Counter(hash(g) for g in zip(ws, ws[1:]))             # word pairs (hashed), counted
+        self.stems = Counter(map(word_stem, ws))                            # word stems, counted
     def __contains__(self, g): return g in self.grams
     def has_run(self, s:str)->bool: return f' {norm(s)} ' in self.text
 
 def novel_grams(sentences:list[str], n:int=NGRAM)->BookText: return BookText(sentences, n)
 
 RARE_RUN = 2          # a run of words that occurs at most this often in the whole novel is the gold's own phrase
-_QUOTED = re.compile(r'[“"‘]([^”"’]{3,300})[”"’]')
+RARE_WORD = 1         # a word (its stem, 5+ letters, lower case in the context) that the whole novel has this often, in the gold: its own word
+_SPAN = re.compile(r'“([^”]{2,300})”|"([^"]{2,300})"|(?:^|(?<=[\s(\[—-]))[‘\']([^’\']{2,300})[’\'](?=[\s.,;:!?)\]—-]|$)')   # text in quotation marks
+_OPENS = re.compile(r'(?:^|(?<=[\s(\[—-]))[“"‘\'](?=\w)')
+_CLOSES = re.compile(r'(?<=[\w.,;:!?—-])[”"’\'](?=\s|$)')
 
-def rare_echo(context:str, gold:str, book:BookText, max_count:int=RARE_RUN)->list[str]:
-    "The gold's own phrases a context sentence repeats: runs of three words it shares with the gold that occur at most `max_count` times in the novel, and pairs of such words inside its quotation marks (a critic who re-quotes 'gliding silently'); each with a word of 4+ letters that is not a stop word."
+def quoted_spans(s:str)->list[str]:
+    "The texts inside a sentence's quotation marks (double, or single ones that are not apostrophes)."
+    return [next(g for g in m.groups() if g) for m in _SPAN.finditer(s)]
+
+def rare_echo(context:str, gold:str, book:BookText, max_count:int=RARE_RUN, max_word:int=RARE_WORD)->list[str]:
+    "The gold's own phrases and words a context sentence repeats: runs of three words it shares with the gold that occur at most `max_count` times in the novel, pairs of such words inside its quotation marks (a critic who re-quotes 'gliding silently'), each with a word of 4+ letters that is not a stop word; and words of 5+ letters, lower case in the context, whose stem the novel has at most `max_word` times, all in the gold ('griffins' after the one griffin of *Adam Bede*)."
     names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", context)} - {w.lower() for w in re.findall(r"\b[a-z]+", context)}
     def content(g):                                    # two words that are not stop words, one of 4+ letters, not all of them names
         c = [w for w in g if w.isalpha() and w not in ENGLISH_STOP_WORDS]
@@ -71,9 +87,13 @@ def rare_echo(context:str, gold:str, book:BookText, max_count:int=RARE_RUN)->lis
     g3 = set(zip(gw, gw[1:], gw[2:]))
     out = {' '.join(t) for t in zip(cw, cw[1:], cw[2:]) if t in g3 and content(t) and book.runs[hash(t)] <= max_count}
     g2 = set(zip(gw, gw[1:]))
-    for q in _QUOTED.findall(context):
+    for q in quoted_spans(context):
         qw = norm(q).split()
-        out |= {' '.join(t) for t in zip(qw, qw[1:]) if t in g2 and content(t) and sum(1 for _ in re.finditer(rf"\b{re.escape(t[0])} {re.escape(t[1])}\b", book.text)) <= max_count}
+        out |= {' '.join(t) for t in zip(qw, qw[1:]) if t in g2 and content(t) and book.pairs[hash(t)] <= max_count}
+    gs = {word_stem(w) for w in gw if len(w) >= 5 and w not in ENGLISH_STOP_WORDS}
+    for m in re.finditer(r"\b[a-z][a-z'’-]{4,}", context):                 # lower case: not a name, not a sentence's first word
+        w = norm(m.group())
+        if w and ' ' not in w and w not in ENGLISH_STOP_WORDS and word_stem(w) in gs and book.stems[word_stem(w)] <= max_word: out.add(w)
     return sorted(out)
 
 def gives_away(context:str, gold:str, min_words:int=FRAGMENT_WORDS)->bool:
@@ -113,9 +133,9 @@ def has_quote_mark(s:str)->bool:
     return bool(_MARK.search(s))
 
 SPLIT_NEAR = 3        # novel sentences each side of the gold where the other part of a quotation split by the critic's tag lies
-_SPAN = re.compile(r'“([^”]{2,300})”|"([^"]{2,300})"|(?:^|(?<=[\s(\[—-]))[‘\']([^’\']{2,300})[’\'](?=[\s.,;:!?)\]—-]|$)')
-_OPENS = re.compile(r'(?:^|(?<=[\s(\[—-]))[“"‘\'](?=\w)')
-_CLOSES = re.compile(r'(?<=[\w.,;:!?—-])[”"’\'](?=\s|$)')
+RUN_ON_WORDS = 4      # a quotation runs on into the novel's previous (next) sentence: a run of this many of its words ...
+RUN_ON_EDGE = 12      # ... among its last (first) this many words, the ones beside the gold ...
+RUN_ON_GAP = 6        # ... that the critic's text has at most this many words before (after) the gold's words: an ellipsis, a tag
 
 def opening_quote(s:str)->str:
     "The quotation a sentence opens with (after a dash or a bracket): the text inside its first quotation marks (double, or single ones that are not apostrophes); '' when it opens otherwise."
@@ -166,6 +186,26 @@ def edge_trim(b:dict, critic_sents:list[str], novel_sents:list[str], edge_cover:
     while b['i1'] > b['i0'] and covered(critic_sents[b['i1']], gold) < 0.5: b['i1'] -= 1
     return b
 
+def runs_on(b:dict, critic_sents:list[str], novel_sents:list[str], k:int=RUN_ON_WORDS, edge:int=RUN_ON_EDGE, gap:int=RUN_ON_GAP,
+            back:int=3, # critic sentences searched on each side
+           )->str:
+    "Where the critic's quotation runs on past the gold into the part of the novel's previous or next sentence that touches it (less than `edge_cover` of that sentence, so not gold): 'before', 'after', 'before+after' or ''."
+    gw = words(' '.join(novel_sents[b['j0']:b['j1'] + 1]))
+    g3, gk = {tuple(gw[i:i + 3]) for i in range(len(gw) - 2)}, {tuple(gw[i:i + k]) for i in range(len(gw) - k + 1)}
+    def grams_at(ws): return [(i, tuple(ws[i:i + k])) for i in range(len(ws) - k + 1)]
+    out = []
+    if b['j0'] > 0:
+        tail = words(novel_sents[b['j0'] - 1])[-edge:]; want = {g for _, g in grams_at(tail)} - gk
+        cw = words(' '.join(critic_sents[max(0, b['i0'] - back):b['i1'] + 1]))
+        start = next((i for i in range(len(cw) - 2) if tuple(cw[i:i + 3]) in g3), None)        # where the gold's words begin
+        if start is not None and any(g in want and 0 <= start - (i + k) <= gap for i, g in grams_at(cw[:start])): out.append('before')
+    if b['j1'] + 1 < len(novel_sents):
+        head = words(novel_sents[b['j1'] + 1])[:edge]; want = {g for _, g in grams_at(head)} - gk
+        cw = words(' '.join(critic_sents[b['i0']:b['i1'] + 1 + back]))
+        end = next((i + 3 for i in range(len(cw) - 3, -1, -1) if tuple(cw[i:i + 3]) in g3), None)   # where they end
+        if end is not None and any(g in want and i <= gap for i, g in grams_at(cw[end:])): out.append('after')
+    return '+'.join(out)
+
 def continues_quote(critic_sent:str, novel_sent:str, edge_cover:float=EDGE_COVER)->bool:
     "Whether a critic sentence next to a quotation is the novel's next (or previous) sentence: the quotation goes on."
     return covered(novel_sent, critic_sent, EDGE_RUN) >= edge_cover and covered(critic_sent, novel_sent) >= OWN_SHARE
@@ -206,6 +246,7 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
     if n > max_quote: return None, 'part of a longer quotation' if block.get('pieces', 1) > 1 or extended else 'too long'
     ctext = ' '.join(critic_sents[b['i0']:b['i1'] + 1])
     if any(covered(x, ctext, EDGE_RUN) < edge_cover for x in gold[1:-1]): return None, 'not one passage'   # the critic skipped a sentence inside it
+    if runs_on(b, critic_sents, novel_sents): return None, 'part of a longer quotation'    # into a novel sentence that is not gold
     if require_marked and not is_marked(whole['i0'], whole['i1'], critic_sents, para, inline) \
        and not (len(words(ctext)) >= exact_words and qratio(ctext, ' '.join(gold)) >= EXACT_MIN): return None, 'not marked as a quotation'
     if any(OTHER_TEXT.search(x) for x in critic_sents[max(0, b['i0'] - LOOKBACK):b['i1'] + 1]) \
@@ -246,14 +287,14 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
     if (left and not lead and split_off(left[-1])) or (right and not tail and split_off(right[0])):   # the critic's tag splits the quotation
         return None, 'part of a longer quotation'                         # ('"I do, I do like him," protests poor Elizabeth, "..."')
     L = [critic_sents[i] for i in left] + ([lead] if lead else []); R = ([tail] if tail else []) + [critic_sents[i] for i in right]
-    if not L and not R: return None, 'no context'
+    if not L or not R: return None, 'a side without context'    # the paper's windows have the critic's prose on both sides
     if any(gives_away(x, g) for x in L + R for g in gold): return None, 'leakage'
     if book_grams is not None and any(rare_echo(x, gtext, book_grams) for x in L + R): return None, 'leakage'
     return dict(novel=b['novel'], start=b['j0'], n=n, left=L, right=R, i0=b['i0'], repaired=repaired), ''
 
 # %% ../../nbs/05_windows.ipynb #5a07ff82
 OUTCOMES = ['window', 'filtered source', 'too long', 'part of a longer quotation', 'not one passage', 'not marked as a quotation',
-            'the critic quotes another text', 'no context', 'leakage', 'duplicate']
+            'the critic quotes another text', 'a side without context', 'leakage', 'duplicate']
 
 def build_windows(profile:str|Profile, context:int=4, max_quote:int=5,
                   edge_cover:float=EDGE_COVER, require_marked:bool=True, exact_words:int=EXACT_WORDS,
