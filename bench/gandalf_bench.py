@@ -13,10 +13,12 @@ Prints, for the offline causal LM (SmolLM2-135M, or --model ID), on a seeded sli
   * the stage's LM cost extrapolated from the new path for settings (lm_questions, xl_books, xl_max_tokens): the
     profile's and the ones listed with --settings.
 With --build-book also the wall time of building one book's questions and of the TF-IDF baseline on it.
+With --int8 also the query-only row with torch's dynamic int8 quantisation of the Linear layers (all of them, or the
+body's only), against the profile's precision and float32 on the same slice: why the stage keeps bfloat16.
 
 Usage (from the project root; RELIC_NB_CORPUS names the corpus mirror for --profile pd):
     python bench/gandalf_bench.py [--profile pd] [--threads 2] [--per-column 5] [--tokens 2048] [--precision float32]
-                                  [--settings 250,12,8192 100,8,8192]
+                                  [--settings 250,12,8192 100,8,8192] [--int8]
 """
 from __future__ import annotations
 import argparse, os, time
@@ -63,6 +65,27 @@ def compare(model, tok, questions, memory=None, block:int=8):
     return t_old, t_new, diff, same, c_old, c_new
 
 
+def int8_check(model, tok, questions, precision:str, block:int=4):
+    "The query-only row's new path at `precision` against torch dynamic int8 (every Linear layer; or the body's only, the output head kept), interleaved: q/s and answers against float32."
+    import copy, numpy as np, torch
+    from relic_nb.config import autocast
+    from relic_nb.gandalf.baselines import score_questions, pairs
+    q8 = lambda m: torch.ao.quantization.quantize_dynamic(m, {torch.nn.Linear}, dtype=torch.qint8)
+    whole = q8(copy.deepcopy(model)); body = copy.deepcopy(model); body.model = q8(body.model)
+    paths = {'float32': (model, 'float32'), precision: (model, precision), 'int8, all Linear': (whole, 'float32'), 'int8, body only': (body, 'float32')}
+    items = [([f'{n}:' for n, _ in pairs(q)], [f' {d}' for _, d in pairs(q)]) for q in questions]
+    secs, out = dict.fromkeys(paths, 0.0), {k: [] for k in paths}
+    for b in range(0, len(items), block):
+        for k, (m, prec) in paths.items():
+            t = time.perf_counter()
+            with autocast(prec): out[k] += score_questions(m, tok, items[b:b + block])
+            secs[k] += time.perf_counter() - t
+    for k in paths:
+        agree = sum(int(np.argmax(x) == np.argmax(y)) for x, y in zip(out[k], out['float32']))
+        diff = max(float(np.abs(x - y).max()) for x, y in zip(out[k], out['float32']))
+        print(f"  {k:>18}: {len(items) / secs[k]:.2f} q/s, x{secs[precision] / secs[k]:.2f} against {precision}; answers as float32's on "
+              f"{agree}/{len(items)}; largest |log-likelihood difference| {diff:.2f}")
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--profile', default='pd')
@@ -74,6 +97,7 @@ def main(argv=None):
     ap.add_argument('--settings', nargs='*', default=['50,4,4096', '250,12,8192'],
                     help='lm_questions,xl_books,xl_max_tokens to extrapolate (the profile\'s are added)')
     ap.add_argument('--build-book', default='', help='also time building this book\'s questions and TF-IDF on it')
+    ap.add_argument('--int8', action='store_true', help='also the query-only row with torch dynamic int8 Linear layers (all, or the body only) against --precision, on the same slice')
     a = ap.parse_args(argv)
 
     import torch
@@ -111,6 +135,7 @@ def main(argv=None):
         m = len(bqs)
         print(f"book + query row after the memory, {m} questions of {book}: old {m / b_old:.2f} q/s, new {m / b_new:.2f} q/s, "
               f"speed-up x{b_old / b_new:.2f}; largest |difference| {bdiff:.2e}; answers agree on {bsame}/{m}")
+    if a.int8: int8_check(model, tok, qs, precision)
     print(f"CPU time (all threads) per question, query-only: old {c_old / n:.2f} s, new {c_new / n:.2f} s; book row: old {bc_old / m:.2f} s, "
           f"new {bc_new / m:.2f} s; reading: old {rc_old / n_read * 1000:.2f} s, new {rc_new / n_read * 1000:.2f} s per 1,000 tokens")
     for label, (tq, tx, tr, oq, ox, orr) in {
