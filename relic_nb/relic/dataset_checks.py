@@ -295,7 +295,7 @@ def run_checks(profile:str|Profile)->dict:
     write_csv(recall, P.results/'alignment_recall.csv')
     accounted = 1 - (acc.outcome == 'missed').mean() if len(acc) else 1.0
     windows = all_windows(P.processed/'relic'); keys = {w['id']: w['key'] for w in windows}
-    draws = {'tune': (s.tune_n, s.tune_seed), 'tune2': (s.tune2_n, s.tune2_seed), 'tune3': (s.tune3_n, s.tune3_seed), 'fresh': (s.fresh_n, s.fresh_seed)}
+    draws = {k: (getattr(s, f'{k}_n'), getattr(s, f'{k}_seed')) for k in SAMPLES}   # each sample's size and seed: `<sample>_n`, `<sample>_seed`
     drawn, read_before = {}, set()
     for name in SAMPLES:                                           # each sample leaves out the windows of the ones before it
         drawn[name] = precision_sample(windows, *draws[name], exclude=read_before); read_before |= {w['id'] for w in drawn[name]}

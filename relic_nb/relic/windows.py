@@ -6,6 +6,7 @@
 from __future__ import annotations
 import gc, hashlib, json, os, re
 from collections import Counter
+from functools import cached_property
 from pathlib import Path
 import pandas as pd
 from ..config import Profile, get_profile, paths, atomic_path, write_csv, write_json
@@ -60,8 +61,13 @@ class BookText:
         ws = [w for s in sentences for w in norm(s).split()]
         self.grams, self.text = {hash(tuple(ws[k:k + n])) for k in range(len(ws) - n + 1)}, ' ' + ' '.join(ws) + ' '
         self.runs = Counter(hash(g) for g in zip(ws, ws[1:], ws[2:]))      # word triples (hashed), counted
-        self.pairs = Counter(hash(g) for g in zip(ws, ws[1:]))             # word pairs (hashed), counted
-        self.stems = Counter(map(word_stem, ws))                            # word stems, counted
+        self.stems = Counter()                                              # word stems, counted: each distinct word stemmed once
+        for w, c in Counter(ws).items(): self.stems[word_stem(w)] += c
+        self._words = ws
+    @cached_property
+    def pairs(self)->Counter:
+        "Word pairs (hashed), counted; built on first use (only a quoted pair of the gold's words asks)."
+        return Counter(hash(g) for g in zip(self._words, self._words[1:]))
     def __contains__(self, g): return g in self.grams
     def has_run(self, s:str)->bool: return f' {norm(s)} ' in self.text
 
@@ -191,19 +197,17 @@ def runs_on(b:dict, critic_sents:list[str], novel_sents:list[str], k:int=RUN_ON_
            )->str:
     "Where the critic's quotation runs on past the gold into the part of the novel's previous or next sentence that touches it (less than `edge_cover` of that sentence, so not gold): 'before', 'after', 'before+after' or ''."
     gw = words(' '.join(novel_sents[b['j0']:b['j1'] + 1]))
-    g3, gk = {tuple(gw[i:i + 3]) for i in range(len(gw) - 2)}, {tuple(gw[i:i + k]) for i in range(len(gw) - k + 1)}
-    def grams_at(ws): return [(i, tuple(ws[i:i + k])) for i in range(len(ws) - k + 1)]
+    def into(near:list[str], cw:list[str], gw:list[str])->bool:         # `near` (the neighbour's words beside the gold) just before the gold's words in `cw`
+        g3, gk = {tuple(gw[i:i + 3]) for i in range(len(gw) - 2)}, {tuple(gw[i:i + k]) for i in range(len(gw) - k + 1)}
+        want = {tuple(near[i:i + k]) for i in range(len(near) - k + 1)} - gk
+        start = next((i for i in range(len(cw) - 2) if tuple(cw[i:i + 3]) in g3), None)   # where the gold's words begin
+        return start is not None and any(tuple(cw[i:i + k]) in want for i in range(max(0, start - k - gap), start - k + 1))
     out = []
-    if b['j0'] > 0:
-        tail = words(novel_sents[b['j0'] - 1])[-edge:]; want = {g for _, g in grams_at(tail)} - gk
-        cw = words(' '.join(critic_sents[max(0, b['i0'] - back):b['i1'] + 1]))
-        start = next((i for i in range(len(cw) - 2) if tuple(cw[i:i + 3]) in g3), None)        # where the gold's words begin
-        if start is not None and any(g in want and 0 <= start - (i + k) <= gap for i, g in grams_at(cw[:start])): out.append('before')
-    if b['j1'] + 1 < len(novel_sents):
-        head = words(novel_sents[b['j1'] + 1])[:edge]; want = {g for _, g in grams_at(head)} - gk
-        cw = words(' '.join(critic_sents[b['i0']:b['i1'] + 1 + back]))
-        end = next((i + 3 for i in range(len(cw) - 3, -1, -1) if tuple(cw[i:i + 3]) in g3), None)   # where they end
-        if end is not None and any(g in want and i <= gap for i, g in grams_at(cw[end:])): out.append('after')
+    if b['j0'] > 0 and into(words(novel_sents[b['j0'] - 1])[-edge:], words(' '.join(critic_sents[max(0, b['i0'] - back):b['i1'] + 1])), gw):
+        out.append('before')
+    if b['j1'] + 1 < len(novel_sents) and into(words(novel_sents[b['j1'] + 1])[:edge][::-1],   # the same, read backwards from the gold's end
+                                                words(' '.join(critic_sents[b['i0']:b['i1'] + 1 + back]))[::-1], gw[::-1]):
+        out.append('after')
     return '+'.join(out)
 
 def continues_quote(critic_sent:str, novel_sent:str, edge_cover:float=EDGE_COVER)->bool:
@@ -315,8 +319,9 @@ def build_windows(profile:str|Profile, context:int=4, max_quote:int=5,
             fates.append(fate)
             if (c, b['novel']) not in kept: fate['outcome'] = 'filtered source'; continue
             if b['novel'] not in novels: novels[b['novel']] = load_sentences(prof, b['novel'])['sentences']
-            if b['novel'] not in grams:
-                if len(grams) >= 8: grams.pop(next(iter(grams)))                 # a few books' n-grams at a time
+            if b['novel'] in grams: grams[b['novel']] = grams.pop(b['novel'])    # a few books' n-grams at a time, the least recently used out
+            else:
+                if len(grams) >= 8: grams.pop(next(iter(grams)))
                 grams[b['novel']] = novel_grams(novels[b['novel']])
             w, why = build_window(b, a['sentences'], quoted, novels[b['novel']], context, max_quote,
                                    a.get('paragraph'), a.get('inline'), edge_cover, require_marked, exact_words, grams[b['novel']])
