@@ -11,8 +11,8 @@ import pandas as pd
 from ..config import SEED, Profile, get_profile, paths, pick_device, stage_settings, words, write_csv
 from ..annotation import SheetAnnotator, complete_sheets, fleiss_kappa, marked_html, read_items, write_sheet, write_sheets
 from .windows import load_relic
-from .retrieval import (BM25Retriever, CandidateSet, DenseRetriever, HybridRetriever, RandomRetriever, best_bm25, gold_ranks,
-                                      hybrid_parts, parse_context, quotes_table, rank_path, table3_runs, top_k)
+from .retrieval import (BM25Retriever, CandidateSet, HybridRetriever, RandomRetriever, best_bm25, gold_ranks,
+                                      hybrid_parts, parse_context, quotes_table, rank_path, table3_runs, top_k, zero_shot_retriever)
 
 # %% auto #0
 __all__ = ['CHOICES', 'INSTRUCTIONS', 'PAPER_TABLE4', 'PAPER_ERROR_SET_ACC', 'proxy_pool', 'score_books', 'hard_negatives',
@@ -106,7 +106,7 @@ def random_accuracy(n_items:int, draws:int=1000, seed:int=SEED, n_options:int=3)
 
 # %% ../../nbs/09_human_proxy.ipynb #d93d9ece
 def model_retrievers(profile:str|Profile, runs:list[tuple], # (model, L, R) of Table 3 runs (`retrieval.table3_runs`)
-                     n_threads:int=2)->list[dict]:
+                     )->list[dict]:
     "Per run: model, L, R and its retriever, or `skip` with the reason."
     prof, P = get_profile(profile), paths(profile)
     tuning = P.results/'bm25_tuning.csv'
@@ -119,7 +119,7 @@ def model_retrievers(profile:str|Profile, runs:list[tuple], # (model, L, R) of T
             if (L, R) in best: ret = BM25Retriever(*best[(L, R)])
             else: row['skip'] = f'no BM25 tuning for {L}/{R} in {tuning}: run the 07_retrieval stage'
         elif (parts := hybrid_parts(model)):        # a fusion of Table 3 models (reciprocal-rank fusion, as the retrieval stages fuse them)
-            sub = model_retrievers(prof, [(p, L, R) for p in parts], n_threads)
+            sub = model_retrievers(prof, [(p, L, R) for p in parts])
             skip = [s['skip'] for s in sub if s.get('skip')]
             if skip: row['skip'] = skip[0]
             else: ret = HybridRetriever(*[s['retriever'] for s in sub])
@@ -128,7 +128,7 @@ def model_retrievers(profile:str|Profile, runs:list[tuple], # (model, L, R) of T
             try: ret = DenseRelicRetriever(latest_model(prof, f'{L}/{R}'), cache=P.cache/'embeddings', device=pick_device(prof.device))
             except FileNotFoundError as e: row['skip'] = str(e)
         else:
-            if model not in dense: dense[model] = DenseRetriever(model, cache=P.cache/'embeddings', device=pick_device(prof.device), n_threads=n_threads)
+            if model not in dense: dense[model] = zero_shot_retriever(prof, model)    # the vectors Table 3's row was scored with
             ret = dense[model]
         out.append(dict(row, retriever=ret))
     return out
@@ -284,7 +284,7 @@ def run_proxy(profile:str|Profile)->dict:
     test = load_relic(prof, 'test')
     have = [r for r in table3_runs(prof) if rank_path(prof, *r).exists()]
     if not have: raise FileNotFoundError(f'No ranks files in {P.results/"ranks"}: run the 07_retrieval stage first.')
-    runs = model_retrievers(prof, have, prof.n_threads)
+    runs = model_retrievers(prof, have)
     pool = proxy_pool(test, hp.n_items, prof.seed, L, R)
     all_single = proxy_pool(test, 10 ** 9, prof.seed, L, R)
     bm25 = next((r['retriever'] for r in runs if r['model'] == 'BM25' and (r['L'], r['R']) == (L, R) and r.get('retriever')), None)

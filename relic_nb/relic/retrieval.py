@@ -22,7 +22,7 @@ __all__ = ['KS', 'TOP', 'RETRIEVERS', 'UNSUPPORTED', 'ONNX_BACKENDS', 'BACKENDS'
            'BM25Retriever', 'quote_sample', 'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path', 'export_onnx',
            'OnnxEncoder', 'DenseRetriever', 'ranks_of', 'fuse_ranks', 'reciprocal_rank_fusion', 'HybridRetriever',
            'MemoRetriever', 'hybrid_name', 'hybrid_parts', 'run_slug', 'rank_path', 'write_ranks', 'read_ranks',
-           'table3_runs', 'plot_recall_at_k', 'run_summary', 'run_retrieval', 'beside_paper']
+           'table3_runs', 'plot_recall_at_k', 'run_summary', 'zero_shot_retriever', 'run_retrieval', 'beside_paper']
 
 # %% ../../nbs/07_retrieval.ipynb #4da034af
 KS = (1, 3, 5, 10, 50, 100)   # the paper's recall cutoffs
@@ -517,6 +517,12 @@ def run_summary(runs:list[tuple])->pd.DataFrame:
     rows = [dict(model=model, L=L, R=R, params=params, **recall_summary(pq), proxy_acc=np.nan) for model, L, R, params, pq in runs]
     return pd.DataFrame(rows, columns=TABLE3_COLUMNS).astype({'L': 'Int64', 'R': 'Int64'})
 
+def zero_shot_retriever(profile:str|Profile, model:str)->DenseRetriever:
+    "The zero-shot dense retriever `model` as the profile's retrieval settings make it (backend, precision, batch, threads, cache): every stage that scores Table 3's dense rows builds it here, so they share one set of vectors."
+    prof = get_profile(profile); S = prof.retrieval
+    return DenseRetriever(model, cache=paths(prof).cache/'embeddings', device=pick_device(prof.device), batch_size=S.batch_size,
+                          n_threads=prof.n_threads, precision=prof.precision, backend=S.backend)
+
 def run_retrieval(profile:str|Profile)->dict:
     "Evaluate random, tuned BM25, the zero-shot dense models and their fusions with BM25 on the test split; write each run's ranks and submission, the keys, the tuning and the figure."
     prof = get_profile(profile); P = paths(prof).ensure(); S = prof.retrieval
@@ -537,8 +543,7 @@ def run_retrieval(profile:str|Profile)->dict:
         runs.append(('BM25', L, R, f'k1={bm.k1:g} b={bm.b:g}', timed(f'BM25 {L}/{R}', lambda: evaluate(bm, data['test'], L, R))))
     hybrids = []                                                   # BM25 + each zero-shot model, after all zero-shot rows
     for m in S.dense_models:
-        dr = DenseRetriever(m, cache=P.cache/'embeddings', device=pick_device(prof.device), batch_size=S.batch_size, n_threads=prof.n_threads,
-                            precision=precision, backend=S.backend)
+        dr = zero_shot_retriever(prof, m)
         for L, R in ctx:
             kept = MemoRetriever(dr)                               # this context's dense scores, fused below without scoring again
             runs.append((dr.name, L, R, dr.spec['similarity'], timed(f'{dr.name} {L}/{R}', lambda: evaluate(kept, data['test'], L, R))))
