@@ -18,13 +18,14 @@ from .align import QRATIO_MIN, qratio, norm, align_path, kept_pairs, covered, wo
 # %% auto #0
 __all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'RETELL_SHARE', 'NOVEL_SHARE', 'RARE_RUN', 'RARE_WORD',
            'EDGE_COVER', 'EDGE_RUN', 'EXACT_WORDS', 'EXACT_MIN', 'OWN_SHARE', 'LOOKBACK', 'SET_OFF_WORDS', 'OTHER_TEXT',
-           'FRAGMENT_TEXT', 'LOOKBACK_FRAGMENT', 'SPLIT_NEAR', 'RUN_ON_WORDS', 'RUN_ON_EDGE', 'RUN_ON_GAP', 'OUTCOMES',
-           'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'novel_share', 'word_stem', 'BookText', 'novel_grams',
-           'quoted_spans', 'rare_echo', 'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark', 'opening_quote',
-           'lead_in', 'tail_out', 'inside_quotes', 'is_marked', 'edge_trim', 'runs_on', 'continues_quote',
-           'build_window', 'build_windows', 'outcomes_by_source', 'to_relic', 'RelicFormatError', 'validate_relic',
-           'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text', 'write_beir', 'table1',
-           'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
+           'FRAGMENT_TEXT', 'LOOKBACK_FRAGMENT', 'SPLIT_NEAR', 'RUN_ON_WORDS', 'RUN_ON_EDGE', 'RUN_ON_GAP',
+           'LEAD_WORDS', 'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'novel_share', 'word_stem', 'BookText',
+           'novel_grams', 'quoted_spans', 'rare_echo', 'unquoted_echo', 'gives_away', 'heading_led', 'unbracketed',
+           'has_quote_mark', 'opening_quote', 'lead_in', 'tail_out', 'inside_quotes', 'is_marked', 'edge_trim',
+           'runs_on', 'continues_quote', 'lead_only', 'build_window', 'build_windows', 'outcomes_by_source', 'to_relic',
+           'RelicFormatError', 'validate_relic', 'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text',
+           'write_beir', 'table1', 'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'power_split',
+           'run_windows']
 
 # %% ../../nbs/05_windows.ipynb #af11bd33
 FRAGMENT_WORDS = 6    # shortest fragment of a quote sentence that counts as giving it away
@@ -100,6 +101,17 @@ def rare_echo(context:str, gold:str, book:BookText, max_count:int=RARE_RUN, max_
     for m in re.finditer(r"\b[a-z][a-z'’-]{4,}", context):                 # lower case: not a name, not a sentence's first word
         w = norm(m.group())
         if w and ' ' not in w and w not in ENGLISH_STOP_WORDS and word_stem(w) in gs and book.stems[word_stem(w)] <= max_word: out.add(w)
+    return sorted(out)
+
+def unquoted_echo(context:str, gold:str, quoted:str, book:BookText, max_word:int=RARE_WORD)->list[str]:
+    "The gold's words that the critic did not quote, given back by a context sentence (round 5): a pair of the gold's words, one of them not in `quoted` (the critic's quoted text) and one a word of 4+ letters that is not a stop word, that the novel has once (in the gold); or such a word of 5+ letters, in any case (a place, a name), whose stem the novel has at most `max_word` times. A critic who quotes the second half of a sentence and paraphrases its first half ('the \"Black Boy\" at Chelmsford', 'Mr. Peggotty's own build') gives the answer away."
+    gw, qw = norm(gold).split(), set(norm(quoted).split())
+    if not gw or set(gw) <= qw: return []
+    cw = norm(context).split()
+    pairs = {t for t in zip(gw, gw[1:]) if (t[0] not in qw or t[1] not in qw) and any(len(w) >= 4 and w.isalpha() and w not in ENGLISH_STOP_WORDS for w in t)}
+    out = {' '.join(t) for t in zip(cw, cw[1:]) if t in pairs and book.pairs[hash(t)] <= 1}
+    rare = {word_stem(w) for w in gw if w not in qw and len(w) >= 5 and w.isalpha() and w not in ENGLISH_STOP_WORDS and book.stems[word_stem(w)] <= max_word}
+    out |= {w for w in cw if word_stem(w) in rare}
     return sorted(out)
 
 def gives_away(context:str, gold:str, min_words:int=FRAGMENT_WORDS)->bool:
@@ -214,6 +226,13 @@ def continues_quote(critic_sent:str, novel_sent:str, edge_cover:float=EDGE_COVER
     "Whether a critic sentence next to a quotation is the novel's next (or previous) sentence: the quotation goes on."
     return covered(novel_sent, critic_sent, EDGE_RUN) >= edge_cover and covered(critic_sent, novel_sent) >= OWN_SHARE
 
+LEAD_WORDS = 10       # a LEFT that is one fragment of at most this many words is no context ...
+_FRAMED = re.compile(r'[.!?:][\W_]*$')      # ... unless it ends a sentence, or frames the quotation with a colon ('Pip said:')
+
+def lead_only(left:list[str], max_words:int=LEAD_WORDS)->bool:
+    "Whether LEFT is only a short fragment that runs into the quotation ('For some time he wondered', 'But he declares, withal, that'): the critic's sentence before it was the novel's text (a retelling) or a heading, so the window has no claim on that side (round 5)."
+    return len(left) == 1 and len(words(left[0])) <= max_words and not _FRAMED.search(left[0].strip())
+
 def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic sentence indices inside any block
                  novel_sents:list[str], context:int=4, max_quote:int=5,
                  para:list[int]|None=None, inline:list[bool]|None=None, # the critic sentences' paragraphs and inline-quotation flags
@@ -291,9 +310,11 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
     if (left and not lead and split_off(left[-1])) or (right and not tail and split_off(right[0])):   # the critic's tag splits the quotation
         return None, 'part of a longer quotation'                         # ('"I do, I do like him," protests poor Elizabeth, "..."')
     L = [critic_sents[i] for i in left] + ([lead] if lead else []); R = ([tail] if tail else []) + [critic_sents[i] for i in right]
-    if not L or not R: return None, 'a side without context'    # the paper's windows have the critic's prose on both sides
+    if not L or not R or lead_only(L): return None, 'a side without context'    # the paper's windows have the critic's prose on both sides
     if any(gives_away(x, g) for x in L + R for g in gold): return None, 'leakage'
     if book_grams is not None and any(rare_echo(x, gtext, book_grams) for x in L + R): return None, 'leakage'
+    inside = ctext[len(lead):len(ctext) - len(tail)]                  # the critic's quoted text: its sentences less the lead-in and the tail
+    if book_grams is not None and any(unquoted_echo(x, gtext, inside, book_grams) for x in L + R): return None, 'leakage'
     return dict(novel=b['novel'], start=b['j0'], n=n, left=L, right=R, i0=b['i0'], repaired=repaired), ''
 
 # %% ../../nbs/05_windows.ipynb #5a07ff82
