@@ -9,14 +9,14 @@ from collections import defaultdict
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..config import Profile, get_profile, paths, parallel_map, atomic_path, write_csv, words
+from ..config import SEED, Profile, get_profile, paths, parallel_map, atomic_path, write_csv, words
 from .align import MIN_TOKENS
 
 # %% auto #0
-__all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'SAMPLES', 'shared_runs', 'sentence_of_word', 'account_for_runs', 'window_key',
-           'all_windows', 'precision_sample', 'RawText', 'locate', 'critic_extent', 'critic_excerpt',
-           'novel_neighbours', 'window_markdown', 'wilson', 'read_strict_labels', 'precision_table',
-           'labels_from_markdown', 'with_sources', 'strict_labels', 'sample_markdown', 'run_checks']
+__all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'SAMPLES', 'shared_runs', 'sentence_of_word', 'account_for_runs',
+           'window_key', 'all_windows', 'precision_sample', 'RawText', 'locate', 'critic_extent', 'critic_excerpt',
+           'novel_neighbours', 'window_markdown', 'wilson', 'current_labels', 'read_strict_labels', 'precision_table',
+           'reader_agreement', 'labels_from_markdown', 'with_sources', 'strict_labels', 'sample_markdown', 'run_checks']
 
 # %% ../../nbs/06_dataset_checks.ipynb #28279f29
 def shared_runs(critics:dict[str, list[str]], # critic -> its words
@@ -190,11 +190,12 @@ def wilson(k:int, n:int, z:float=1.96)->tuple[float, float]:
     c, h = (p + z * z / (2 * n)) / d, z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
     return (max(0.0, c - h), min(1.0, c + h))
 
-def read_strict_labels(sample:list[dict], windows:dict[str, str], # every current window: id -> its key (window_key)
-                       labels_f:Path)->tuple[pd.DataFrame|None, pd.DataFrame, str]:
-    "The sample's labels (None unless fresh labels cover it), the stale labels (window changed or gone), and a line saying what was found."
-    cols = ['id', 'label', 'note', 'window']
-    if not Path(labels_f).exists(): return None, pd.DataFrame(columns=cols + ['why']), f'awaiting labels: write {labels_f}'
+LABEL_COLUMNS = ['id', 'label', 'note', 'window']
+
+def current_labels(labels_f:Path, windows:dict[str, str], # every current window: id -> its key (window_key)
+                   )->tuple[pd.DataFrame, pd.DataFrame]:
+    "A labels file, checked (its columns, labels and notes; no window labelled twice), as its current labels (indexed by id) and its stale ones (window changed or gone, with `why`)."
+    cols = LABEL_COLUMNS
     lab = pd.read_csv(labels_f, sep='\t', dtype=str, keep_default_na=False)
     if missing := [c for c in cols if c not in lab.columns]: raise ValueError(f'{labels_f} lacks the column(s) {missing}; it needs {cols}')
     lab['label'] = lab.label.str.strip().str.lower()
@@ -203,8 +204,14 @@ def read_strict_labels(sample:list[dict], windows:dict[str, str], # every curren
         raise ValueError(f'{labels_f}: every label but ok needs a note; none for {nonote[:5]}')
     if dup := lab.id[lab.id.duplicated()].tolist(): raise ValueError(f'{labels_f}: windows labelled twice: {dup[:5]}')
     why = np.where(~lab.id.isin(windows), 'window gone', np.where(lab.window != lab.id.map(windows), 'window changed', ''))
-    stale = lab.assign(why=why)[why != ''].reset_index(drop=True)
-    fresh = lab[why == ''].set_index('id')
+    return lab[why == ''].set_index('id'), lab.assign(why=why)[why != ''].reset_index(drop=True)
+
+def read_strict_labels(sample:list[dict], windows:dict[str, str], # every current window: id -> its key (window_key)
+                       labels_f:Path)->tuple[pd.DataFrame|None, pd.DataFrame, str]:
+    "The sample's labels (None unless fresh labels cover it), the stale labels (window changed or gone), and a line saying what was found."
+    cols = LABEL_COLUMNS
+    if not Path(labels_f).exists(): return None, pd.DataFrame(columns=cols + ['why']), f'awaiting labels: write {labels_f}'
+    fresh, stale = current_labels(labels_f, windows)
     ids = [d['id'] for d in sample]
     todo = [i for i in ids if i not in fresh.index]
     msg = f'{len(stale)} stale label(s) in {labels_f} (' + ', '.join(f'{w}: {n}' for w, n in stale.why.value_counts().items()) + ')' if len(stale) else ''
@@ -222,6 +229,29 @@ def precision_table(labelled:dict[str, pd.DataFrame])->pd.DataFrame:
             k = int(lab.label.isin(label.split('+')).sum()); lo, hi = wilson(k, n)
             rows.append(dict(sample=name, label=label, windows=k, of=n, share=round(k / n, 4), lo95=round(lo, 4), hi95=round(hi, 4)))
     return pd.DataFrame(rows, columns=['sample', 'label', 'windows', 'of', 'share', 'lo95', 'hi95'])
+
+def reader_agreement(first:pd.DataFrame, second:pd.DataFrame, # two readings' current labels (`current_labels`), indexed by id
+                     ids:list[str]|None=None, draws:int=1000, seed:int=SEED)->pd.DataFrame:
+    "How far two strict readings of the same windows (those both labelled, among `ids`) agree: the share with the same label and the same verdict (`ok` or not), Cohen's kappa of both, each reading's share of `ok`, and McNemar's exact test of the two shares; 95% intervals (Wilson for shares, a seeded bootstrap over windows for kappa)."
+    from scipy.stats import binomtest
+    from sklearn.metrics import cohen_kappa_score
+    both = [i for i in (ids if ids is not None else first.index) if i in first.index and i in second.index]
+    a, b = first.label.loc[both].to_numpy(), second.label.loc[both].to_numpy()
+    n, rows = len(both), [dict(measure='windows read twice', value=len(both))]
+    def share(name, k): lo, hi = wilson(int(k), n); rows.append(dict(measure=name, value=round(k / max(n, 1), 4), lo95=round(lo, 4), hi95=round(hi, 4)))
+    def kappa(name, x, y):
+        kap = lambda i: cohen_kappa_score(x[i], y[i]) if len(set(x[i]) | set(y[i])) > 1 else 1.0
+        rng = np.random.default_rng(seed)
+        boot = [kap(rng.integers(0, n, n)) for _ in range(draws)] if n else [np.nan]
+        rows.append(dict(measure=name, value=round(float(kap(np.arange(n))), 4) if n else np.nan,
+                         lo95=round(float(np.nanpercentile(boot, 2.5)), 4), hi95=round(float(np.nanpercentile(boot, 97.5)), 4)))
+    share('same label', (a == b).sum()); share('same verdict (ok or not)', ((a == 'ok') == (b == 'ok')).sum())
+    kappa("Cohen's kappa, five labels", a, b); kappa("Cohen's kappa, ok or not", a == 'ok', b == 'ok')
+    share('ok, first reading', (a == 'ok').sum()); share('ok, second reading', (b == 'ok').sum())
+    only1, only2 = int(((a == 'ok') & (b != 'ok')).sum()), int(((a != 'ok') & (b == 'ok')).sum())
+    rows += [dict(measure='ok in the first reading only', value=only1), dict(measure='ok in the second reading only', value=only2),
+             dict(measure="McNemar's exact p (the two shares of ok)", value=round(binomtest(only1, only1 + only2).pvalue, 4) if only1 + only2 else 1.0)]
+    return pd.DataFrame(rows, columns=['measure', 'value', 'lo95', 'hi95'])
 
 def labels_from_markdown(md:str)->pd.DataFrame:
     "The labels a reader wrote on the `label:` / `note:` lines of a sample's Markdown, as the rows of a labels file."
@@ -312,6 +342,11 @@ def run_checks(profile:str|Profile)->dict:
     table = precision_table(labelled) if labelled else None       # labels of an older sample would not describe this dataset:
     if table is not None: write_csv(table, P.results/'strict_precision.csv')           # without current ones, no table
     else: (P.results/'strict_precision.csv').unlink(missing_ok=True)
+    agree = [reader_agreement(current_labels(strict_labels(prof, n), keys)[0], current_labels(f, keys)[0], [w['id'] for w in samples[n]]).assign(sample=n)
+             for n in SAMPLES if (f := strict_labels(prof, f'{n}_second')).exists() and strict_labels(prof, n).exists()]   # samples read twice
+    if agree: write_csv(pd.concat(agree)[['sample', 'measure', 'value', 'lo95', 'hi95']], P.results/'strict_agreement.csv')
+    else: (P.results/'strict_agreement.csv').unlink(missing_ok=True)
     if 'fresh' in labelled: write_csv(labelled['fresh'].rename(columns={'label': 'verdict'})[['id', 'verdict', 'note']], P.results/'alignment_precision.csv')
     else: (P.results/'alignment_precision.csv').unlink(missing_ok=True)
-    return dict(runs=acc, recall=recall, accounted=accounted, samples=samples, labels=labelled, stale=stale, notes=notes, precision=table)
+    return dict(runs=acc, recall=recall, accounted=accounted, samples=samples, labels=labelled, stale=stale, notes=notes, precision=table,
+                agreement=pd.concat(agree) if agree else None)
