@@ -19,8 +19,8 @@ __all__ = ['PAIRED_COLUMNS', 'CURVE_FILE', 'INTERVAL_TABLES', 'parse_run', 'run_
            'tableA9_intervals', 'comparison_pairs', 'table3_paired', 'gandalf_intervals', 'learning_curve',
            'plot_learning_curve', 'plot_table3_intervals', 'interval_text', 'intervals_wide', 'paired_prose',
            'retrieval_tables', 'md', 'Report', 'recall_curves', 'plot_recall_curves', 'plot_by_length', 'stage_timings',
-           'table_checksums', 'intervals_sections', 'relic_sections', 'gandalf_sections', 'build_report', 'run_report',
-           'committed_tables', 'folder_tables', 'compare_tables', 'verify_tables', 'main']
+           'table_checksums', 'intervals_sections', 'strict_precision_table', 'relic_sections', 'gandalf_sections',
+           'build_report', 'run_report', 'committed_tables', 'folder_tables', 'compare_tables', 'verify_tables', 'main']
 
 # %% ../nbs/12_report.ipynb #ce5685e6
 def parse_run(spec:str)->tuple:
@@ -353,6 +353,16 @@ def intervals_sections(rep:Report):
                     f'Difference a - b with its {100 * lv:g}% interval; * significant after Holm. Every figure: `table3_paired.csv` (p-values, verdicts).')
     rep.figure('table3_intervals.png', f'Test recall of every run of Table 3 with its {100 * lv:g}% interval (the baseline run\'s as a band)')
 
+def strict_precision_table(sp:pd.DataFrame, # `strict_precision.csv` (06_dataset_checks)
+                           )->pd.DataFrame:
+    "One row per strict precision sample: windows read, the share of `ok` and of `ok` + `partial` with their 95% intervals, and the count of each other label."
+    sp = sp.set_index(['sample', 'label'])
+    cell = lambda s, l: f"{sp.share[(s, l)]:.0%} [{sp.lo95[(s, l)]:.0%}, {sp.hi95[(s, l)]:.0%}]"
+    return pd.DataFrame([{'strict precision sample': s + (' (after the last rules; never tuned on)' if s == 'fresh' else ' (read while tuning)'),
+                          'windows': int(sp.of[(s, 'ok')]), 'ok': cell(s, 'ok'), 'ok + partial': cell(s, 'ok+partial'),
+                          **{l: int(sp.windows[(s, l)]) for l in ('partial', 'bad_context', 'wrong_quote', 'leak')}}
+                         for s in sp.index.get_level_values(0).unique()])
+
 def relic_sections(rep:Report):
     "RELiC: dataset, quote types, retrieval, dense-RELiC, the proxy study."
     p = rep.prof.name
@@ -367,11 +377,18 @@ def relic_sections(rep:Report):
                 f"{ctx[ours]:.0f} context words on average against the paper's {ctx[paper]:.0f}: nineteenth-century critics quote more and "
                 "argue less around each quotation, and context stops at the critic's other quotations and headings.")
     rep.figure('figure2_quote_lengths.png', 'Figure 2: quote lengths in sentences (ours beside the paper)')
-    rec, prec = rep.table('alignment_recall.csv'), rep.table('alignment_precision.csv')
-    if rec is not None and prec is not None:
-        ok = (prec.verdict == 'ok').sum()
-        rep.add('### Alignment quality', md(rec), f'Precision on a hand-checked sample: {ok} of {len(prec)} windows are real '
-                f'quotations with sensible context ({100 * ok / len(prec):.0f}%).')
+    rec = rep.table('alignment_recall.csv')
+    if rec is not None:
+        rep.add('### Alignment quality', md(rec), 'What became of every run of 12 or more words that a critic shares with a novel '
+                '(`alignment_recall.csv`: an exact scan independent of the aligner).')
+    sp, ag = rep.P.results/'strict_precision.csv', rep.P.results/'strict_agreement.csv'     # written only once readers have labelled
+    if sp.exists():
+        rep.add(md(strict_precision_table(pd.read_csv(sp))), 'Strict precision (`strict_precision.csv`): each sampled window read beside '
+                "the critic's own file and the novel, one label each; `ok` and `ok + partial` with 95% Wilson intervals, the other "
+                'labels as counts. The `fresh` sample is drawn after the last round of rules and never tuned on.')
+    if ag.exists():
+        rep.add(md(pd.read_csv(ag), floatfmt='.4g'), 'Two independent strict readings of the same windows (`strict_agreement.csv`): '
+                "how often they agree, Cohen's kappa (95% bootstrap interval) and each reading's share of `ok` (Wilson).")
     rep.add('### Table 2: how quotations are used')
     qt = rep.P.results/'quote_types_distribution.csv'
     if qt.exists(): rep.add(md(pd.read_csv(qt)))
