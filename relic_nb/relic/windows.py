@@ -313,7 +313,7 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
     if not L or not R or lead_only(L): return None, 'a side without context'    # the paper's windows have the critic's prose on both sides
     if any(gives_away(x, g) for x in L + R for g in gold): return None, 'leakage'
     if book_grams is not None and any(rare_echo(x, gtext, book_grams) for x in L + R): return None, 'leakage'
-    inside = ctext[len(lead):len(ctext) - len(tail)]                  # the critic's quoted text: its sentences less the lead-in and the tail
+    inside = ctext[len(lead):ctext.rfind(tail) if tail else len(ctext)]   # the critic's quoted text: its sentences less the lead-in and the tail
     if book_grams is not None and any(unquoted_echo(x, gtext, inside, book_grams) for x in L + R): return None, 'leakage'
     return dict(novel=b['novel'], start=b['j0'], n=n, left=L, right=R, i0=b['i0'], repaired=repaired), ''
 
