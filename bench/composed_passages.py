@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/composed_passages.py [--context 4/4] [--threads 2] [--resamples 1000]
 
-Needs the pd test split (stage 05_windows) and the vectors stage 07_retrieval left in the embedding cache.
+Needs the pd test split (stage 05_windows). The whole passages' vectors come from the embedding cache when a run with
+`-p passages whole` left them there; otherwise they are encoded here (~20 min on 2 cores).
 
 The retrieval stage encodes every candidate passage (1-5 consecutive sentences) whole. all-MiniLM-L6-v2 pools by the
 mean of its token vectors, so a passage's vector can instead be composed from its sentences encoded one by one: the
@@ -38,12 +39,12 @@ def main():
     L, R = parse_context(a.context)
     q = quotes_table(data, L, R)
     q = q[q.n > 1]
-    dr = zero_shot_retriever('pd', 'all-MiniLM-L6-v2')
+    dr = zero_shot_retriever('pd', 'all-MiniLM-L6-v2')           # its embed() encodes each text whole, whatever the profile's `passages`
     from sentence_transformers import SentenceTransformer
     st = SentenceTransformer(model_path('all-MiniLM-L6-v2'), device='cpu')
     body, pool = st[0], st[1]                      # the transformer and the mean pooling, without the final normalisation
     unit = lambda X: X / np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1e-12)
-    ranks, cosines, work = {'stage': [], 'composed': []}, [], dict(texts_stage=0, texts_composed=0, tokens_stage=0, tokens_composed=0, seconds_composed=0.0)
+    ranks, cosines, work = {'stage': [], 'composed': [], 'mean': [], 'weighted': []}, {'composed': [], 'mean': [], 'weighted': []}, dict(texts_stage=0, texts_composed=0, tokens_stage=0, tokens_composed=0, seconds_composed=0.0, seconds_mean=0.0)
     for book in sorted(set(q.book)):
         sents = data[book]['sentences']
         t0 = time.time()
@@ -55,28 +56,35 @@ def main():
                 M[idx] = pool(body(dict(f)))['sentence_embedding'].float().numpy(); N[idx] = f['attention_mask'].sum(1).numpy()
         work['seconds_composed'] += time.time() - t0; work['texts_composed'] += len(sents); work['tokens_composed'] += int(N.sum())
         S = np.vstack([np.zeros((1, 384)), np.cumsum(M * N[:, None], 0)]); C = np.concatenate([[0], np.cumsum(N)])
+        t0 = time.time(); U = unit(dr.embed(dr.spec['candidates'], list(sents))); work['seconds_mean'] += time.time() - t0   # the stage's path, one sentence a text
+        W = np.vstack([np.zeros((1, 384)), np.cumsum(U.astype(np.float64) * N[:, None], 0)])   # weighted by token count
+        U = np.vstack([np.zeros((1, 384)), np.cumsum(U.astype(np.float64), 0)])
         for n, g in q[q.book == book].groupby('n'):
             cs = CandidateSet(book, int(n), sents, data[book]['candidates'][f'{n}_sentence'])
             starts = np.asarray(cs.starts)
             composed = unit(((S[starts + n] - S[starts]) / (C[starts + n] - C[starts])[:, None]).astype(np.float32))
+            mean = unit(((U[starts + n] - U[starts]) / n).astype(np.float32))     # the mean of the sentences' unit vectors (search.compose)
+            weighted = unit((W[starts + n] - W[starts]).astype(np.float32))       # their mean weighted by token counts
             stage = unit(dr.embed(dr.spec['candidates'], cs.texts))          # the stage's vectors, from its cache
             Q = unit(dr.embed(dr.spec['query'], list(g['query'])))
             work['texts_stage'] += len(starts); work['tokens_stage'] += int(C[starts + n].sum() - C[starts].sum())
-            for k, V in (('stage', stage), ('composed', composed)): ranks[k].append(gold_ranks(Q @ V.T, g['gold'].values))
-            cosines.append((composed[g['gold'].values] * stage[g['gold'].values]).sum(1))
+            for k, V in (('stage', stage), ('composed', composed), ('mean', mean), ('weighted', weighted)): ranks[k].append(gold_ranks(Q @ V.T, g['gold'].values))
+            for k, V in (('composed', composed), ('mean', mean), ('weighted', weighted)): cosines[k].append((V[g['gold'].values] * stage[g['gold'].values]).sum(1))
     if dr.encoded: print(f'note: {dr.encoded} texts were not in the cache and were encoded now (run 07_retrieval first for the stage\'s own vectors)')
-    rs, rc, cos = np.concatenate(ranks['stage']), np.concatenate(ranks['composed']), np.concatenate(cosines)
+    rs = np.concatenate(ranks['stage'])
     print(f'{len(rs)} multi-sentence test quotes ({a.context}), {len(set(q.book))} novels')
     print(f"work: the stage encodes {work['texts_stage']:,} passages ({work['tokens_stage']:,} tokens); composing encodes "
-          f"{work['texts_composed']:,} sentences ({work['tokens_composed']:,} tokens, {work['tokens_stage'] / work['tokens_composed']:.1f}x fewer) "
-          f"in {work['seconds_composed']:.0f} s on {a.threads} threads")
-    print(f'cosine of composed and stage vectors of the gold passages: mean {cos.mean():.3f}, min {cos.min():.3f}')
+          f"{work['texts_composed']:,} sentences ({work['tokens_composed']:,} tokens, {work['tokens_stage'] / work['tokens_composed']:.1f}x fewer): "
+          f"{work['seconds_composed']:.0f} s (torch bf16, token-weighted), {work['seconds_mean']:.0f} s (the stage's backend, unit mean; 0 when cached) on {a.threads} threads")
     rng = np.random.default_rng(SEED)
     idx = rng.integers(0, len(rs), (a.resamples, len(rs)))
     metrics = {'recall@10': lambda r: 100 * (r <= 10).mean(-1), 'recall@100': lambda r: 100 * (r <= 100).mean(-1), 'mean rank': lambda r: r.mean(-1)}
-    for name, f in metrics.items():
-        d = f(rc[idx]) - f(rs[idx])
-        print(f'{name:>10}: stage {f(rs):8.2f}  composed {f(rc):8.2f}  difference {f(rc) - f(rs):+8.2f} '
-              f'[{np.percentile(d, 2.5):+.2f}, {np.percentile(d, 97.5):+.2f}]')
+    for variant, what in (('composed', 'token-weighted mean of token vectors'), ('mean', 'mean of the sentences\' unit vectors'), ('weighted', 'the same weighted by token counts')):
+        rc, cos = np.concatenate(ranks[variant]), np.concatenate(cosines[variant])
+        print(f'\n{variant} ({what}): cosine with the stage vectors of the gold passages: mean {cos.mean():.3f}, min {cos.min():.3f}')
+        for name, f in metrics.items():
+            d = f(rc[idx]) - f(rs[idx])
+            print(f'{name:>10}: stage {f(rs):8.2f}  {variant} {f(rc):8.2f}  difference {f(rc) - f(rs):+8.2f} '
+                  f'[{np.percentile(d, 2.5):+.2f}, {np.percentile(d, 97.5):+.2f}]')
 
 if __name__ == '__main__': main()

@@ -1,6 +1,7 @@
 """Passage-encoder benchmark (issue 15 §2): passages/s of all-MiniLM-L6-v2 on this machine's CPU, each path against today's.
 
     .venv/bin/python bench/encoder_bench.py [--passages 2000] [--threads 2] [--rounds 2] [--skip-speed] [--skip-ranking]
+                                            [--candidate-sets [--blocks 6] [--block 300]]
                                             [--ranking-books "Persuasion,Pride and Prejudice"] [--ranking-lengths 1]
 
 Needs the pd sentences (stage 03_segment) and, for the ranking check, the pd RELiC test split (stage 05_windows).
@@ -18,7 +19,14 @@ Needs the pd sentences (stage 03_segment) and, for the ranking check, the pd REL
      DenseRetriever's backend='onnx' / 'onnx-int8' runs), batch 16 and 64.
    Prints passages/s, CPU seconds per 1,000 passages, the speed-up against today's path, and the cosine of each
    path's vectors with float32 (mean, min).
-2. Rankings (the fastest ONNX path against today's): every test quote of `--ranking-lengths` sentences in
+2. Candidate sets (`--candidate-sets`): what the retrieval stage encodes, in small: `--blocks` blocks of `--block`
+   consecutive sentences drawn (seeded) from the pd test novels, and every passage of 1-5 sentences inside each block.
+   Three paths through `DenseRetriever` (no cache), each block in turn in a rotating order, the best of `--rounds`:
+   today's (torch bf16, batch 16, whole passages), ONNX int8 whole passages (`backend='onnx-int8'`), and ONNX int8
+   composed from the block's sentences (`passages='composed'`, the pd profile's: each sentence encoded once, a
+   passage's vector the token-weighted mean of its sentences'). Prints candidate passages/s and the speed-up against
+   today's path; how the composed vectors rank is measured by bench/composed_passages.py and bench/compare_ranks.py.
+3. Rankings (the fastest ONNX path against today's): every test quote of `--ranking-lengths` sentences in
    `--ranking-books`, against all candidates of its length (whole candidate sets: the stage's task), both paths
    through DenseRetriever (no cache); recall@1/10/100 and mean rank with 95% bootstrap intervals (1,000 seeded
    resamples of quotes) for each path, and the paired difference (fast - today) with its interval.
@@ -118,6 +126,34 @@ def speed(texts:list[str], threads:int, rounds:int, folder:Path, chunk:int=300):
         'cos_mean': '{:.5f}'.format, 'cos_min': '{:.5f}'.format}))
     return df
 
+def candidate_sets(threads:int, rounds:int, blocks:int, block:int, seed:int=SEED):
+    from relic_nb.relic.windows import load_relic
+    from relic_nb.relic.retrieval import CandidateSet, DenseRetriever
+    books = load_relic('pd', 'test'); names = sorted(books)
+    rng = np.random.default_rng(seed)
+    sets = []
+    for b in rng.choice(len(names), blocks):
+        s = books[names[b]]['sentences']; i = int(rng.integers(0, len(s) - block + 1)); sents = s[i:i + block]
+        sets.append([CandidateSet(names[b], n, sents, list(range(len(sents) - n + 1))) for n in range(1, 6)])
+    n_passages = sum(len(cs) for blk in sets for cs in blk)
+    paths = {"today: torch bf16, batch 16, whole passages": DenseRetriever('all-MiniLM-L6-v2', cache=None, n_threads=threads, precision='bfloat16'),
+             'ONNX int8, batch 16, whole passages': DenseRetriever('all-MiniLM-L6-v2', cache=None, n_threads=threads, backend='onnx-int8'),
+             'ONNX int8, batch 16, composed from sentences': DenseRetriever('all-MiniLM-L6-v2', cache=None, n_threads=threads, backend='onnx-int8', passages='composed')}
+    for dr in paths.values(): dr._parts = {}; [dr.passage_vectors(cs) for cs in sets[0][:2]]    # load, export the graph, warm up
+    times, names_ = {k: np.full((rounds, len(sets)), np.inf) for k in paths}, list(paths)
+    for r in range(rounds):
+        for c, blk in enumerate(sets):
+            for name in names_[c % len(names_):] + names_[:c % len(names_)]:
+                dr = paths[name]; dr._parts = {}                  # nothing kept from an earlier block or round
+                t0 = time.perf_counter()
+                for cs in blk: dr.passage_vectors(cs)
+                times[name][r, c] = time.perf_counter() - t0
+        print(f'candidate sets: round {r + 1}/{rounds} done; load average {os.getloadavg()[0]:.1f}', flush=True)
+    best = {k: v.min(0).sum() for k, v in times.items()}; today = best[names_[0]]
+    print(f'\n{blocks} blocks of {block} consecutive sentences, {n_passages:,} candidate passages of 1-5 sentences, {threads} threads, each path the best of {rounds} rounds per block')
+    for k, t in best.items(): print(f'  {k:<48} {n_passages / t:8.1f} passages/s  {today / t:6.2f}x')
+    return best
+
 def bootstrap(ranks:dict[str, np.ndarray], n:int=1000, seed:int=SEED)->pd.DataFrame:
     "Per path: recall@1/10/100 (percent) and mean rank with 95% intervals over `n` resamples of the quotes; and each path minus the first."
     rng = np.random.default_rng(seed)
@@ -173,12 +209,15 @@ def main():
     ap.add_argument('--skip-speed', action='store_true')
     ap.add_argument('--ranking-books', default='Persuasion,Pride and Prejudice'); ap.add_argument('--ranking-lengths', default='1')
     ap.add_argument('--backend', default='onnx-int8', help='the path the ranking check compares with today\'s')
+    ap.add_argument('--candidate-sets', action='store_true', help='time whole and composed candidate sets (part 2)')
+    ap.add_argument('--blocks', type=int, default=6); ap.add_argument('--block', type=int, default=300)
     a = ap.parse_args()
     print(cpu_flags())
     import torch, onnxruntime
     print(f'torch {torch.__version__}, onnxruntime {onnxruntime.__version__}; load average {os.getloadavg()[0]:.1f}', flush=True)
     folder = Path(tempfile.mkdtemp())
     if not a.skip_speed: speed(draw_passages(a.passages), a.threads, a.rounds, folder)
+    if a.candidate_sets: candidate_sets(a.threads, a.rounds, a.blocks, a.block)
     ok = True
     if not a.skip_ranking: ok = ranking(a.ranking_books.split(','), [int(x) for x in a.ranking_lengths.split(',')], a.threads, a.backend, folder)
     print(f'peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20:.2f} GB')

@@ -135,7 +135,7 @@ def recall_figures(a):
         class Composed:
             def __call__(self, cs, quotes):
                 if cs.book not in vecs: vecs[cs.book] = enc.passages(cs.sentences)
-                return enc.queries(list(quotes['query'])) @ S.compose(vecs[cs.book], cs.n, enc.normalize)[cs.starts].T
+                return enc.queries(list(quotes['query'])) @ S.compose(vecs[cs.book], cs.n, normalize=enc.normalize)[cs.starts].T
         tuning = paths(prof).results/'bm25_tuning.csv'
         rows = []
         for L, R in [(4, 4), (1, 1)]:

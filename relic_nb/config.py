@@ -106,6 +106,7 @@ class RetrievalSettings:
     dense_models:tuple = ('all-MiniLM-L6-v2',)          # zero-shot dense retrievers: names in RETRIEVERS, model ids or folders
     batch_size:int = 16             # encoder batch size (16 was fastest on 2 CPU threads)
     backend:str = 'torch'           # dense encoder: 'torch' (sentence-transformers, at `precision`), 'onnx' or 'onnx-int8' (ONNX Runtime, CPU; retrieval.BACKENDS)
+    passages:str = 'whole'          # candidate vectors: 'whole' (each passage encoded as one text, the paper's way) or 'composed' (from its sentences' vectors; retrieval.PASSAGES)
     random_draws:int = 200          # repeated seeded random rankings for the check against the analytic value
 
 @dataclass(frozen=True)
@@ -240,7 +241,8 @@ PROFILES = {p.name: p for p in [
     Profile('pd', 'the public-domain Gutenberg corpus on CPU; the default main job', corpus='gutenberg',
             relic_release=False, encoder='all-MiniLM-L6-v2', precision='bfloat16',
             windows=WindowsSettings(split='power'),
-            retrieval=RetrievalSettings(backend='onnx-int8'),   # ONNX Runtime, int8 weights: 1.2x the bf16 torch path on 2 cores (quiet machine), rankings within its intervals (bench/encoder_bench.py)
+            retrieval=RetrievalSettings(backend='onnx-int8',    # ONNX Runtime, int8 weights: 1.2x the bf16 torch path on 2 cores (quiet machine), rankings within its intervals (bench/encoder_bench.py)
+                                        passages='composed'),   # passage vectors from sentence vectors: 13x fewer tokens, rankings within the whole passages' intervals (bench/composed_passages.py)
             dense_relic=DenseRelicSettings(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=False, batch_size=32, epochs=2,
                                            patience=2, lr=5e-5, freeze_layers=3, extra_negatives=500, checkpoint_every=10, val_pool=500,
                                            val_k=10, mixed_precision='bf16'),

@@ -16,13 +16,13 @@ from .corpus import Corpus, Gutenberg, CorpusError, UnknownWork, MissingText, de
 from .relic.segment import SEGMENT_VERSION, body_spans, segment_cached, _untitled_front
 from .relic.windows import query_text
 from .bm25 import tokenize
-from .relic.retrieval import (BM25Retriever, CandidateSet, DenseRetriever, HybridRetriever, RRF_K, fuse_ranks, quotes_table, ranks_of,
-                                      reciprocal_rank_fusion)   # the fusion of Table 3's hybrid rows; importable from here too
+from .relic.retrieval import (BM25Retriever, CandidateSet, DenseRetriever, HybridRetriever, RRF_K, compose, fuse_ranks, quotes_table,
+                                      ranks_of, reciprocal_rank_fusion)   # the fusion of Table 3's hybrid rows; importable from here too
 
 # %% auto #0
 __all__ = ['MASK', 'SEARCH_VERSION', 'RANKERS', 'RESULT_COLUMNS', 'Work', 'header_fields', 'read_source', 'novel_sentences',
            'claim_query', 'one_thread', 'SentenceEncoder', 'DenseRelicEncoder', 'trained_model', 'dense_ranker',
-           'compose', 'EvidenceIndex', 'index_key', 'window_ranks', 'results_table', 'main', 'results_html', 'csv_link',
+           'EvidenceIndex', 'index_key', 'window_ranks', 'results_table', 'main', 'results_html', 'csv_link',
            'evidence_panel', 'serving', 'serve_page']
 
 # %% ../nbs/14_evidence_search.ipynb #4202010c
@@ -177,12 +177,6 @@ def _lengths(n_sentences)->range:
     if not 1 <= lo <= hi: raise ValueError(f'n_sentences is a length or a (shortest, longest) pair with 1 <= shortest <= longest, not {n_sentences!r}')
     return range(lo, hi + 1)
 
-def compose(V:np.ndarray, n:int, normalize:bool=True)->np.ndarray:
-    "Vectors of every n-sentence passage (by start) as the mean of its sentences' vectors `V` (unit length if `normalize`)."
-    c = np.concatenate([np.zeros((1, V.shape[1]), np.float64), np.cumsum(V, axis=0, dtype=np.float64)])
-    M = ((c[n:] - c[:-n]) / n).astype(np.float32)
-    return _unit(M) if normalize else M
-
 # %% ../nbs/14_evidence_search.ipynb #d20a4c25
 class EvidenceIndex:
     "A novel's sentences, chapters and passage vectors, ranking its 1-5 sentence passages as evidence for a claim."
@@ -210,7 +204,7 @@ class EvidenceIndex:
 
     def passage_vectors(self, n:int)->np.ndarray:
         "Dense vectors of the n-sentence passages ('composed' indexes)."
-        if n not in self._composed: self._composed[n] = compose(self.vectors, n, self.encoder.normalize)
+        if n not in self._composed: self._composed[n] = compose(self.vectors, n, normalize=self.encoder.normalize)
         return self._composed[n]
 
     def bm25_scores(self, cs:CandidateSet, contexts:list[str])->np.ndarray:

@@ -34,13 +34,15 @@ class DenseConfig(DenseTraining):
     seed:int = SEED
     frozen_precision:str = 'float32'  # the frozen quote encoder's arithmetic (the profile's `precision`, so the retrieval stage's cached vectors are reused)
     frozen_backend:str = 'torch'      # ... and its backend (the profile's `retrieval.backend`, for the same reason)
+    frozen_passages:str = 'whole'     # ... and how it makes passage vectors (the profile's `retrieval.passages`): 'whole' or 'composed'
 
     @property
     def context(self)->str: return f'{self.L}/{self.R}'
     def key(self)->str:
         "A short hash of every setting (names the run's folder; the fields' order does not matter)."
         d = asdict(self)
-        if d['frozen_backend'] == 'torch': del d['frozen_backend']    # runs from before the setting keep their keys
+        for k, old in (('frozen_backend', 'torch'), ('frozen_passages', 'whole')):
+            if d[k] == old: del d[k]                                   # runs from before the setting keep their keys
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:8]
 
 # %% ../../nbs/08_dense_relic.ipynb #34a06f2d
@@ -49,7 +51,8 @@ def dense_config(profile:str|Profile, context:str='4/4', **overrides)->DenseConf
     prof = get_profile(profile)
     L, R = parse_context(context)
     kw = {f.name: getattr(prof.dense_relic, f.name) for f in fields(DenseTraining)}
-    kw.update(model=prof.encoder, frozen_precision=prof.precision, frozen_backend=prof.retrieval.backend, L=L, R=R, seed=prof.seed)
+    kw.update(model=prof.encoder, frozen_precision=prof.precision, frozen_backend=prof.retrieval.backend, L=L, R=R, seed=prof.seed,
+              frozen_passages='whole' if prof.dense_relic.train_quote_encoder else prof.retrieval.passages)   # a trained quote encoder reads whole passages
     kw.update({k: v for k, v in overrides.items() if v is not None})
     unknown = set(kw) - {f.name for f in fields(DenseConfig)}
     if unknown: raise TypeError(f"Unknown DenseConfig setting(s) {sorted(unknown)}; the settings are {[f.name for f in fields(DenseConfig)]}")
@@ -196,12 +199,27 @@ class QuoteVectors:
     def __init__(self, cfg:DenseConfig, cache:Path|None=None, device:str='cpu', batch_size:int=32):
         self.cfg, self.batch_size = cfg, batch_size
         self.frozen = None if cfg.train_quote_encoder else DenseRetriever(cfg.model, cache=cache, device=device, batch_size=batch_size,
-                                                                             precision=cfg.frozen_precision, backend=cfg.frozen_backend)
+                                                                             precision=cfg.frozen_precision, backend=cfg.frozen_backend,
+                                                                             passages=cfg.frozen_passages)
+        if cfg.train_quote_encoder and cfg.frozen_passages != 'whole':
+            raise ValueError("frozen_passages='composed' needs train_quote_encoder=False: a trained quote encoder reads whole passages.")
+    def _unit(self, V): return V / np.maximum(np.linalg.norm(V, axis=1, keepdims=True), 1e-12) if self.cfg.normalize else V
     def __call__(self, texts:list[str], model:DualEncoder|None=None, tokenizer=None)->np.ndarray:
-        if self.frozen is not None:
-            V = self.frozen.embed(self.frozen.spec['candidates'], list(texts))
-            return V / np.maximum(np.linalg.norm(V, axis=1, keepdims=True), 1e-12) if self.cfg.normalize else V
+        "Vectors of texts, each encoded whole."
+        if self.frozen is not None: return self._unit(self.frozen.embed(self.frozen.spec['candidates'], list(texts)))
         return encode_texts(model, tokenizer, list(texts), 'quote', self.batch_size, self.cfg.max_quote_tokens)
+    def candidates(self, cs:CandidateSet, model:DualEncoder|None=None, tokenizer=None)->np.ndarray:
+        "Vectors of a candidate set's passages, as the retrieval stage makes them (`DenseRetriever.passage_vectors`: whole, or composed from sentences)."
+        if self.frozen is not None: return self._unit(self.frozen.passage_vectors(cs))
+        return self(cs.texts, model, tokenizer)
+    def of(self, data:dict, rows:pd.DataFrame, model:DualEncoder|None=None, tokenizer=None)->np.ndarray:
+        "Vectors of the passages `rows` (columns book, start, n) of the RELiC split `data`, in row order."
+        out = None
+        for (book, n), idx in rows.groupby(['book', 'n'], sort=True).indices.items():
+            V = self.candidates(CandidateSet(book, int(n), data[book]['sentences'], [int(s) for s in rows.start.values[idx]]), model, tokenizer)
+            if out is None: out = np.zeros((len(rows), V.shape[1]), np.float32)
+            out[idx] = V
+        return out
 
 # %% ../../nbs/08_dense_relic.ipynb #26e444a0
 def val_pool(data:dict, pairs:pd.DataFrame, size:int, seed:int=SEED)->dict[str, pd.DataFrame]:
@@ -301,12 +319,12 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
     quotes = QuoteVectors(cfg, P.cache/'embeddings', device)
     model = DualEncoder.from_backbone(cfg, tiny_config)
     if cfg.gradient_checkpointing: model.context_encoder.gradient_checkpointing_enable()
-    if not cfg.train_quote_encoder: Qtrain = torch.from_numpy(quotes(list(pairs['train'].quote)))
+    if not cfg.train_quote_encoder: Qtrain = torch.from_numpy(quotes.of(data['train'], pairs['train']))
     banks = {}
     if cfg.extra_negatives:
         if cfg.train_quote_encoder: raise ValueError('extra_negatives needs train_quote_encoder=False (the bank is encoded once by the frozen encoder).')
         for book, p in val_pool(data['train'], pairs['train'], cfg.extra_negatives, cfg.seed + 1).items():
-            banks[book] = (torch.from_numpy(quotes(list(p.text))), p.start.to_numpy(), (p.start + p.n).to_numpy())
+            banks[book] = (torch.from_numpy(quotes.of(data['train'], p.assign(book=book))), p.start.to_numpy(), (p.start + p.n).to_numpy())
     pools = val_pool(data['val'], pairs['val'], cfg.val_pool, cfg.seed)
     sampler = BookBatchSampler(list(pairs['train'].book), cfg.batch_size, cfg.seed)
     tr = pairs['train']
@@ -357,7 +375,7 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
         v = None
         if acc.is_main_process:
             C = encode_texts(core, tok, list(pairs['val'].context), 'context', 64, cfg.max_context_tokens)
-            Q = {b: quotes(list(p.text), core, tok) for b, p in pools.items()}
+            Q = {b: quotes.of(data['val'], p.assign(book=b), core, tok) for b, p in pools.items()}
             v = pool_recall(C, pairs['val'], pools, Q, cfg.val_k)
         return broadcast_object_list([v])[0] if acc.num_processes > 1 else v
 
@@ -427,9 +445,10 @@ class DenseRelicRetriever:
         texts = [t.replace('<mask>', self.tok.mask_token) for t in texts]
         return encode_texts(self.model, self.tok, texts, 'context', self.batch_size, self.cfg.max_context_tokens)
 
-    def passages(self, texts:list[str])->np.ndarray:
-        "Quote-side vectors of candidate passages (disk-cached)."
-        if self.quotes.frozen is not None or self.cache is None: return self.quotes(texts, self.model, self.tok)
+    def passages(self, cs:CandidateSet)->np.ndarray:
+        "Quote-side vectors of a candidate set's passages (disk-cached)."
+        if self.quotes.frozen is not None or self.cache is None: return self.quotes.candidates(cs, self.model, self.tok)
+        texts = cs.texts
         h = hashlib.sha256(self.fp.encode())
         for t in texts: h.update(b'\0' + t.encode('utf-8'))
         f = Path(self.cache)/f'dense-relic-{self.fp}'/f'{h.hexdigest()}.npy'
@@ -439,7 +458,7 @@ class DenseRelicRetriever:
         return V
 
     def __call__(self, cs:CandidateSet, quotes:pd.DataFrame)->np.ndarray:
-        return self.contexts(list(quotes['query'])) @ self.passages(cs.texts).T
+        return self.contexts(list(quotes['query'])) @ self.passages(cs).T
     def __repr__(self): return f'DenseRelicRetriever({str(self.folder)!r})'
 
 # %% ../../nbs/08_dense_relic.ipynb #5a51971e

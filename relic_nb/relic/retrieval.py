@@ -15,14 +15,15 @@ from ..bm25 import FastBM25, sentence_counts, tokenize
 from .windows import load_relic, query_text
 
 # %% auto #0
-__all__ = ['KS', 'TOP', 'RETRIEVERS', 'UNSUPPORTED', 'ONNX_BACKENDS', 'BACKENDS', 'RRF_K', 'PAPER_TABLE3', 'PAPER_AVG_CANDIDATES',
-           'PAPER_TABLE_A9', 'TABLE3_COLUMNS', 'RANK_COLUMNS', 'CandidateSet', 'parse_context', 'quotes_table',
-           'gold_ranks', 'top_k', 'evaluate', 'recall_summary', 'by_length', 'SubmissionError', 'relic_key',
-           'to_submission', 'validate_submission', 'score_submission', 'main', 'RandomRetriever', 'random_expectation',
-           'BM25Retriever', 'quote_sample', 'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path', 'export_onnx',
-           'OnnxEncoder', 'DenseRetriever', 'ranks_of', 'fuse_ranks', 'reciprocal_rank_fusion', 'HybridRetriever',
-           'MemoRetriever', 'hybrid_name', 'hybrid_parts', 'run_slug', 'rank_path', 'write_ranks', 'read_ranks',
-           'table3_runs', 'plot_recall_at_k', 'run_summary', 'zero_shot_retriever', 'run_retrieval', 'beside_paper']
+__all__ = ['KS', 'TOP', 'RETRIEVERS', 'UNSUPPORTED', 'ONNX_BACKENDS', 'BACKENDS', 'PASSAGES', 'RRF_K', 'PAPER_TABLE3',
+           'PAPER_AVG_CANDIDATES', 'PAPER_TABLE_A9', 'TABLE3_COLUMNS', 'RANK_COLUMNS', 'CandidateSet', 'parse_context',
+           'quotes_table', 'gold_ranks', 'top_k', 'evaluate', 'recall_summary', 'by_length', 'SubmissionError',
+           'relic_key', 'to_submission', 'validate_submission', 'score_submission', 'main', 'RandomRetriever',
+           'random_expectation', 'BM25Retriever', 'quote_sample', 'tune_bm25', 'best_bm25', 'retriever_spec',
+           'model_path', 'export_onnx', 'OnnxEncoder', 'compose', 'DenseRetriever', 'ranks_of', 'fuse_ranks',
+           'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever', 'hybrid_name', 'hybrid_parts', 'run_slug',
+           'rank_path', 'write_ranks', 'read_ranks', 'table3_runs', 'plot_recall_at_k', 'run_summary',
+           'zero_shot_retriever', 'run_retrieval', 'beside_paper']
 
 # %% ../../nbs/07_retrieval.ipynb #4da034af
 KS = (1, 3, 5, 10, 50, 100)   # the paper's recall cutoffs
@@ -322,6 +323,19 @@ class OnnxEncoder:
         return E
 
 # %% ../../nbs/07_retrieval.ipynb #2ec8a610
+PASSAGES = ('whole', 'composed')   # how DenseRetriever makes candidate vectors
+
+def compose(V:np.ndarray, # sentence vectors of a book, in order
+            n:int,         # sentences per passage
+            weights:np.ndarray|None=None, # per-sentence weights (token counts: the mean over the passage's tokens); None: equal
+            normalize:bool=True)->np.ndarray:
+    "Vectors of every n-sentence passage (by start): the weighted mean of its sentences' vectors `V` (unit length if `normalize`)."
+    w = np.ones(len(V)) if weights is None else np.asarray(weights, dtype=np.float64)
+    c = np.concatenate([np.zeros((1, V.shape[1]), np.float64), np.cumsum(V * w[:, None], axis=0, dtype=np.float64)])
+    t = np.concatenate([[0.0], np.cumsum(w)])
+    M = ((c[n:] - c[:-n]) / np.maximum(t[n:] - t[:-n], 1e-12)[:, None]).astype(np.float32)
+    return M / np.maximum(np.linalg.norm(M, axis=1, keepdims=True), 1e-12) if normalize else M
+
 class DenseRetriever:
     "A pretrained dual encoder, zero-shot: query and candidate vectors, cosine or dot-product similarity."
     def __init__(self, model:str|dict='all-MiniLM-L6-v2', # a RETRIEVERS name, a model id or folder, or a spec dict
@@ -331,15 +345,18 @@ class DenseRetriever:
                  search:str='matmul',       # 'matmul' (numpy) or 'faiss' (flat inner-product index); same scores
                  precision:str='float32',   # 'float32', or 'bfloat16' (autocast: faster where the CPU has AMX; slightly different vectors)
                  name:str|None=None,
-                 backend:str='torch'):      # 'torch' (sentence-transformers, at `precision`), or 'onnx' / 'onnx-int8' (ONNX Runtime on the CPU; `export_onnx`)
+                 backend:str='torch',       # 'torch' (sentence-transformers, at `precision`), or 'onnx' / 'onnx-int8' (ONNX Runtime on the CPU; `export_onnx`)
+                 passages:str='whole'):     # candidate vectors: 'whole' (each passage encoded as one text) or 'composed' (`compose` of its sentences' vectors)
         self.spec = retriever_spec(model)
         self.name = name or (model if isinstance(model, str) else Path(self.spec['candidates']).name)
         self.cache, self.device, self.batch_size, self.n_threads, self.search = cache, device, batch_size, n_threads, search
         self.precision = inference_precision(precision)
         if backend not in BACKENDS: raise ValueError(f'backend is one of {BACKENDS}, not {backend!r}')
         if backend != 'torch' and device != 'cpu': raise ValueError(f'backend {backend!r} runs on the CPU; use backend=\'torch\' on {device!r}')
-        self.backend = backend
+        if passages not in PASSAGES: raise ValueError(f'passages is one of {PASSAGES}, not {passages!r}')
+        self.backend, self.passages = backend, passages
         self._models, self.encoded, self.encode_seconds = {}, 0, 0.0     # texts encoded (cache misses) and time spent
+        self._parts = {}                                                  # ('composed') a book's sentence vectors and token counts, per process
 
     def encoder(self, model_id:str):
         "The loaded sentence-transformers model for `model_id`."
@@ -355,12 +372,17 @@ class DenseRetriever:
                 self._models[model_id] = OnnxEncoder(model_id, f, self.n_threads)
         return self._models[model_id]
 
-    def embed(self, model_id:str, texts:list[str])->np.ndarray:
-        "Vectors of `texts` (float32), from the cache when it has them."
+    def cache_file(self, model_id:str, texts:list[str])->Path|None:
+        "Where the vectors of `texts` are cached (None without a cache): named by the SHA-256 of the model id and the texts."
+        if not self.cache: return None
         h = hashlib.sha256(model_id.encode())
         for t in texts: h.update(b'\0' + t.encode('utf-8'))
         variant = self.backend if self.backend != 'torch' else '' if self.precision == 'float32' else self.precision   # vectors of each path apart
-        f = Path(self.cache)/(_slug(model_id) + (variant and f'-{variant}'))/f'{h.hexdigest()}.npy' if self.cache else None
+        return Path(self.cache)/(_slug(model_id) + (variant and f'-{variant}'))/f'{h.hexdigest()}.npy'
+
+    def embed(self, model_id:str, texts:list[str])->np.ndarray:
+        "Vectors of `texts` (float32), from the cache when it has them."
+        f = self.cache_file(model_id, texts)
         if f is not None and f.exists(): return np.load(f).astype(np.float32)
         model, t0 = self.encoder(model_id), time.time()
         if self.backend != 'torch': E = model.encode(list(texts), self.batch_size)
@@ -374,8 +396,33 @@ class DenseRetriever:
             E = E.astype(np.float16).astype(np.float32)     # what a later run will read back
         return E
 
+    def token_counts(self, model_id:str, texts:list[str])->np.ndarray:
+        "Tokens the encoder of `model_id` reads of each text: its tokenizer's, special tokens included, truncated at the model's limit."
+        m = self.encoder(model_id); st = getattr(m, 'st', m)           # OnnxEncoder keeps its SentenceTransformer (tokenizer, max_seq_length)
+        ids = st.tokenizer(list(texts), truncation=True, max_length=st.max_seq_length)['input_ids']
+        return np.array([len(x) for x in ids], dtype=np.float64)
+
+    def passage_vectors(self, cs:CandidateSet)->np.ndarray:
+        "Candidate vectors of `cs`: each passage encoded whole, or ('composed') its sentences' vectors averaged, weighted by their token counts."
+        model_id = self.spec['candidates']
+        if self.passages == 'whole': return self.embed(model_id, cs.texts)
+        starts = np.asarray(cs.starts, dtype=np.int64)
+        book = (model_id, hashlib.sha256('\0'.join(cs.sentences).encode('utf-8')).hexdigest())
+        if book in self._parts: keep = np.arange(len(cs.sentences))   # this retriever has the whole book's vectors at hand (not read from the disk
+        else:                                                   # cache: which files it holds must not change the vectors); else only the
+                                                                # sentences some candidate covers (all of them for a whole book)
+            used = np.zeros(len(cs.sentences) + 1, np.int64); np.add.at(used, starts, 1); np.add.at(used, starts + cs.n, -1)
+            keep = np.flatnonzero(np.cumsum(used)[:-1] > 0)
+        texts = [cs.sentences[i] for i in keep]
+        key = book if len(keep) == len(cs.sentences) else (model_id, hashlib.sha256('\0'.join(texts).encode('utf-8')).hexdigest())
+        if key not in self._parts: self._parts[key] = (self.embed(model_id, texts), self.token_counts(model_id, texts))
+        V, w = self._parts[key]
+        if self.spec['similarity'] == 'cosine': V = V / np.maximum(np.linalg.norm(V, axis=1, keepdims=True), 1e-12)
+        row = np.searchsorted(keep, starts)                     # a passage's sentences are consecutive rows of `keep`
+        return compose(V, cs.n, w, normalize=False)[row] if len(keep) >= cs.n else np.zeros((0, V.shape[1]), np.float32)
+
     def __call__(self, cs:CandidateSet, quotes:pd.DataFrame)->np.ndarray:
-        C, Q = self.embed(self.spec['candidates'], cs.texts), self.embed(self.spec['query'], list(quotes['query']))
+        C, Q = self.passage_vectors(cs), self.embed(self.spec['query'], list(quotes['query']))
         if self.spec['similarity'] == 'cosine':
             C = C / np.maximum(np.linalg.norm(C, axis=1, keepdims=True), 1e-12); Q = Q / np.maximum(np.linalg.norm(Q, axis=1, keepdims=True), 1e-12)
         if self.search == 'faiss':
@@ -521,7 +568,7 @@ def zero_shot_retriever(profile:str|Profile, model:str)->DenseRetriever:
     "The zero-shot dense retriever `model` as the profile's retrieval settings make it (backend, precision, batch, threads, cache): every stage that scores Table 3's dense rows builds it here, so they share one set of vectors."
     prof = get_profile(profile); S = prof.retrieval
     return DenseRetriever(model, cache=paths(prof).cache/'embeddings', device=pick_device(prof.device), batch_size=S.batch_size,
-                          n_threads=prof.n_threads, precision=prof.precision, backend=S.backend)
+                          n_threads=prof.n_threads, precision=prof.precision, backend=S.backend, passages=S.passages)
 
 def run_retrieval(profile:str|Profile)->dict:
     "Evaluate random, tuned BM25, the zero-shot dense models and their fusions with BM25 on the test split; write each run's ranks and submission, the keys, the tuning and the figure."
