@@ -18,14 +18,14 @@ from .align import QRATIO_MIN, qratio, norm, align_path, kept_pairs, covered, wo
 # %% auto #0
 __all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'RETELL_SHARE', 'NOVEL_SHARE', 'RARE_RUN', 'RARE_WORD',
            'EDGE_COVER', 'EDGE_RUN', 'EXACT_WORDS', 'EXACT_MIN', 'OWN_SHARE', 'LOOKBACK', 'SET_OFF_WORDS', 'OTHER_TEXT',
-           'FRAGMENT_TEXT', 'LOOKBACK_FRAGMENT', 'SPLIT_NEAR', 'RUN_ON_WORDS', 'RUN_ON_EDGE', 'RUN_ON_GAP',
-           'LEAD_WORDS', 'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'novel_share', 'word_stem', 'BookText',
-           'novel_grams', 'quoted_spans', 'rare_echo', 'unquoted_echo', 'gives_away', 'heading_led', 'unbracketed',
-           'has_quote_mark', 'opening_quote', 'lead_in', 'tail_out', 'inside_quotes', 'is_marked', 'edge_trim',
-           'runs_on', 'continues_quote', 'lead_only', 'build_window', 'build_windows', 'outcomes_by_source', 'to_relic',
-           'RelicFormatError', 'validate_relic', 'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text',
-           'write_beir', 'table1', 'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'power_split',
-           'run_windows']
+           'FRAGMENT_TEXT', 'LOOKBACK_FRAGMENT', 'VARIANT_HEADING', 'ATTRIBUTION', 'SPLIT_NEAR', 'RUN_ON_WORDS',
+           'RUN_ON_EDGE', 'RUN_ON_GAP', 'LEAD_WORDS', 'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams',
+           'novel_share', 'word_stem', 'BookText', 'novel_grams', 'quoted_spans', 'rare_echo', 'unquoted_echo',
+           'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark', 'opening_quote', 'lead_in', 'tail_out',
+           'inside_quotes', 'is_marked', 'edge_trim', 'runs_on', 'continues_quote', 'lead_only', 'build_window',
+           'build_windows', 'outcomes_by_source', 'to_relic', 'RelicFormatError', 'validate_relic', 'write_relic',
+           'read_relic', 'relic_file', 'load_relic', 'query_text', 'write_beir', 'table1', 'windows_by_novel',
+           'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
 
 # %% ../../nbs/05_windows.ipynb #af11bd33
 FRAGMENT_WORDS = 6    # shortest fragment of a quote sentence that counts as giving it away
@@ -145,6 +145,8 @@ SET_OFF_WORDS = 6     # a quotation set off as a block: the other sentences of i
 OTHER_TEXT = re.compile(r"\b(?:autobiographical (?:fragment|record|jottings|notes|memoranda|narrative)|unfinished [“\"]?autobiography|(?:the|this|that|his) fragment(?! of))\b", re.I)  # not "David's autobiography" (the novel)
 FRAGMENT_TEXT = re.compile(r"\b(?:fragment of (?:the |his )?autobiography|autobiographical fragment|fragment of direct narrative)\b", re.I)
 LOOKBACK_FRAGMENT = 300  # ... and this many after one that introduces a long reused text ("I give now the fragment of the autobiography")
+VARIANT_HEADING = re.compile(r"\b(?:PASSAGES|READINGS|VARIANTS|ALTERATIONS|OMISSIONS)\b.{0,80}\bEDITIONS?\b|\bEDITIONS?\b.{0,80}\b(?:PASSAGES|READINGS|VARIANTS|ALTERATIONS|OMISSIONS)\b")   # ... or after a heading (in capitals) over another edition's readings, an editor's list of variants (round 6)
+ATTRIBUTION = re.compile(r"^\W{0,3}(?:--|—)\s*(?:[A-Z][\w'’.&]*[\s,:;.]*){1,4}\W*$")   # a line that only names a source ('"--David', '--HERMAN MELVILLE:'): the quotation beside it is an epigraph (round 6)
 
 def has_quote_mark(s:str)->bool:
     "Whether a critic sentence holds a quotation mark (not an apostrophe: `Dickens' land`, `don't`)."
@@ -273,7 +275,8 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
     if require_marked and not is_marked(whole['i0'], whole['i1'], critic_sents, para, inline) \
        and not (len(words(ctext)) >= exact_words and qratio(ctext, ' '.join(gold)) >= EXACT_MIN): return None, 'not marked as a quotation'
     if any(OTHER_TEXT.search(x) for x in critic_sents[max(0, b['i0'] - LOOKBACK):b['i1'] + 1]) \
-       or any(FRAGMENT_TEXT.search(x) for x in critic_sents[max(0, b['i0'] - LOOKBACK_FRAGMENT):b['i1'] + 1]): return None, 'the critic quotes another text'
+       or any(FRAGMENT_TEXT.search(x) or VARIANT_HEADING.search(x) for x in critic_sents[max(0, b['i0'] - LOOKBACK_FRAGMENT):b['i1'] + 1]):
+        return None, 'the critic quotes another text'
     near = novel_sents[max(0, b['j0'] - NEAR):b['j1'] + 1 + NEAR]       # the quote and its neighbourhood in the novel
     near_grams, near_text = {g for x in near for g in word_ngrams(x)}, ' ' + ' '.join(norm(x) for x in near) + ' '
     def is_quote(i):                                                       # aligned, or mostly the novel's words unaligned
@@ -311,6 +314,8 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
         return None, 'part of a longer quotation'                         # ('"I do, I do like him," protests poor Elizabeth, "..."')
     L = [critic_sents[i] for i in left] + ([lead] if lead else []); R = ([tail] if tail else []) + [critic_sents[i] for i in right]
     if not L or not R or lead_only(L): return None, 'a side without context'    # the paper's windows have the critic's prose on both sides
+    if any(0 <= k < len(critic_sents) and ATTRIBUTION.match(critic_sents[k].strip()) for k in (start_l, start_r)):
+        return None, 'a side without context'                               # an epigraph: a heading or another motto above it, its source's name below
     if any(gives_away(x, g) for x in L + R for g in gold): return None, 'leakage'
     if book_grams is not None and any(rare_echo(x, gtext, book_grams) for x in L + R): return None, 'leakage'
     inside = ctext[len(lead):ctext.rfind(tail) if tail else len(ctext)]   # the critic's quoted text: its sentences less the lead-in and the tail
