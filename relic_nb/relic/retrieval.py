@@ -20,10 +20,10 @@ __all__ = ['KS', 'TOP', 'RETRIEVERS', 'UNSUPPORTED', 'ONNX_BACKENDS', 'BACKENDS'
            'quotes_table', 'gold_ranks', 'top_k', 'evaluate', 'recall_summary', 'by_length', 'SubmissionError',
            'relic_key', 'to_submission', 'validate_submission', 'score_submission', 'main', 'RandomRetriever',
            'random_expectation', 'BM25Retriever', 'quote_sample', 'tune_bm25', 'best_bm25', 'retriever_spec',
-           'model_path', 'export_onnx', 'OnnxEncoder', 'compose', 'DenseRetriever', 'ranks_of', 'fuse_ranks',
-           'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever', 'hybrid_name', 'hybrid_parts', 'run_slug',
-           'rank_path', 'write_ranks', 'read_ranks', 'table3_runs', 'plot_recall_at_k', 'run_summary',
-           'zero_shot_retriever', 'run_retrieval', 'beside_paper']
+           'model_path', 'export_onnx', 'OnnxEncoder', 'prefix_sums', 'run_means', 'compose', 'DenseRetriever',
+           'ranks_of', 'fuse_ranks', 'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever', 'hybrid_name',
+           'hybrid_parts', 'run_slug', 'rank_path', 'write_ranks', 'read_ranks', 'table3_runs', 'plot_recall_at_k',
+           'run_summary', 'zero_shot_retriever', 'run_retrieval', 'beside_paper']
 
 # %% ../../nbs/07_retrieval.ipynb #4da034af
 KS = (1, 3, 5, 10, 50, 100)   # the paper's recall cutoffs
@@ -325,15 +325,23 @@ class OnnxEncoder:
 # %% ../../nbs/07_retrieval.ipynb #2ec8a610
 PASSAGES = ('whole', 'composed')   # how DenseRetriever makes candidate vectors
 
+def prefix_sums(V:np.ndarray, weights:np.ndarray|None=None)->tuple[np.ndarray, np.ndarray]:
+    "Running sums (float64, a zero row first) of the weighted sentence vectors and of the weights: any run's mean is then two lookups."
+    w = np.ones(len(V)) if weights is None else np.asarray(weights, dtype=np.float64)
+    return (np.concatenate([np.zeros((1, V.shape[1]), np.float64), np.cumsum(V * w[:, None], axis=0, dtype=np.float64)]),
+            np.concatenate([[0.0], np.cumsum(w)]))
+
+def run_means(sums:tuple[np.ndarray, np.ndarray], starts:np.ndarray, n:int)->np.ndarray:
+    "The weighted mean vector of the n sentences from each start, from `prefix_sums`."
+    C, T = sums; starts = np.asarray(starts, dtype=np.int64)
+    return ((C[starts + n] - C[starts]) / np.maximum(T[starts + n] - T[starts], 1e-12)[:, None]).astype(np.float32)
+
 def compose(V:np.ndarray, # sentence vectors of a book, in order
             n:int,         # sentences per passage
             weights:np.ndarray|None=None, # per-sentence weights (token counts: the mean over the passage's tokens); None: equal
             normalize:bool=True)->np.ndarray:
     "Vectors of every n-sentence passage (by start): the weighted mean of its sentences' vectors `V` (unit length if `normalize`)."
-    w = np.ones(len(V)) if weights is None else np.asarray(weights, dtype=np.float64)
-    c = np.concatenate([np.zeros((1, V.shape[1]), np.float64), np.cumsum(V * w[:, None], axis=0, dtype=np.float64)])
-    t = np.concatenate([[0.0], np.cumsum(w)])
-    M = ((c[n:] - c[:-n]) / np.maximum(t[n:] - t[:-n], 1e-12)[:, None]).astype(np.float32)
+    M = run_means(prefix_sums(V, weights), np.arange(max(len(V) - n + 1, 0)), n)
     return M / np.maximum(np.linalg.norm(M, axis=1, keepdims=True), 1e-12) if normalize else M
 
 class DenseRetriever:
@@ -415,11 +423,11 @@ class DenseRetriever:
             keep = np.flatnonzero(np.cumsum(used)[:-1] > 0)
         texts = [cs.sentences[i] for i in keep]
         key = book if len(keep) == len(cs.sentences) else (model_id, hashlib.sha256('\0'.join(texts).encode('utf-8')).hexdigest())
-        if key not in self._parts: self._parts[key] = (self.embed(model_id, texts), self.token_counts(model_id, texts))
-        V, w = self._parts[key]
-        if self.spec['similarity'] == 'cosine': V = V / np.maximum(np.linalg.norm(V, axis=1, keepdims=True), 1e-12)
-        row = np.searchsorted(keep, starts)                     # a passage's sentences are consecutive rows of `keep`
-        return compose(V, cs.n, w, normalize=False)[row] if len(keep) >= cs.n else np.zeros((0, V.shape[1]), np.float32)
+        if key not in self._parts:                              # the sentences' running sums, once per book (or set of sentences)
+            V = self.embed(model_id, texts)
+            if self.spec['similarity'] == 'cosine': V = V / np.maximum(np.linalg.norm(V, axis=1, keepdims=True), 1e-12)
+            self._parts[key] = prefix_sums(V, self.token_counts(model_id, texts))
+        return run_means(self._parts[key], np.searchsorted(keep, starts), cs.n)   # a passage's sentences are consecutive rows of `keep`
 
     def __call__(self, cs:CandidateSet, quotes:pd.DataFrame)->np.ndarray:
         C, Q = self.passage_vectors(cs), self.embed(self.spec['query'], list(quotes['query']))
