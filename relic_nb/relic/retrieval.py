@@ -324,6 +324,7 @@ class OnnxEncoder:
 
 # %% ../../nbs/07_retrieval.ipynb #2ec8a610
 PASSAGES = ('whole', 'composed')   # how DenseRetriever makes candidate vectors
+_TOKEN_COUNTS = {}                 # (model id, sha256 of the texts) -> token counts: every retriever of a process tokenizes a book once
 
 def prefix_sums(V:np.ndarray, weights:np.ndarray|None=None)->tuple[np.ndarray, np.ndarray]:
     "Running sums (float64, a zero row first) of the weighted sentence vectors and of the weights: any run's mean is then two lookups."
@@ -405,10 +406,13 @@ class DenseRetriever:
         return E
 
     def token_counts(self, model_id:str, texts:list[str])->np.ndarray:
-        "Tokens the encoder of `model_id` reads of each text: its tokenizer's, special tokens included, truncated at the model's limit."
-        m = self.encoder(model_id); st = getattr(m, 'st', m)           # OnnxEncoder keeps its SentenceTransformer (tokenizer, max_seq_length)
-        ids = st.tokenizer(list(texts), truncation=True, max_length=st.max_seq_length)['input_ids']
-        return np.array([len(x) for x in ids], dtype=np.float64)
+        "Tokens the encoder of `model_id` reads of each text: its tokenizer's, special tokens included, truncated at the model's limit (kept per process)."
+        key = (model_id, hashlib.sha256('\0'.join(texts).encode('utf-8')).hexdigest())
+        if key not in _TOKEN_COUNTS:
+            m = self.encoder(model_id); st = getattr(m, 'st', m)       # OnnxEncoder keeps its SentenceTransformer (tokenizer, max_seq_length)
+            ids = st.tokenizer(list(texts), truncation=True, max_length=st.max_seq_length, return_attention_mask=False, return_token_type_ids=False)['input_ids']
+            _TOKEN_COUNTS[key] = np.array([len(x) for x in ids], dtype=np.float64)
+        return _TOKEN_COUNTS[key]
 
     def passage_vectors(self, cs:CandidateSet)->np.ndarray:
         "Candidate vectors of `cs`: each passage encoded whole, or ('composed') its sentences' vectors averaged, weighted by their token counts."
