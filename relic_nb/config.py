@@ -187,6 +187,8 @@ class ReportSettings:
     exact_models:tuple = ('random', 'BM25', 'tfidf')   # make verify: rows of these models match bit for bit; other models' figures within the committed interval
     float_files:tuple = ('dense_relic_training.csv', 'dense_vs_bm25.csv', 'table5_dense_vs_bm25.csv', 'table6_evidence.csv', 'table5_failures.csv',
                          'proxy/keys/errors.csv', 'proxy/errors/*', 'datasheets/checks.csv')   # make verify: tables of floating-point models without a model column: differences shown, not failures
+    float_rows:tuple = ('table4_agreement.csv:set=errors',)   # make verify: rows ('file:column=value') of other models' tables that a floating-point model decides (the proxy's error set is dense-RELiC's)
+    across_columns:tuple = ('p_holm',)   # make verify: columns computed across a table's rows (Holm's correction): floating-point wherever the table has a floating-point row
 
 @dataclass(frozen=True)
 class RehearsalSettings:

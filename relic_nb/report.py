@@ -509,14 +509,20 @@ def folder_tables(folder:Path)->dict[str, str]:
     return {f.relative_to(folder).as_posix(): f.read_text(encoding='utf-8-sig') for f in sorted(folder.rglob('*.csv'))}
 
 def compare_tables(ref:dict, run:dict, # path -> CSV text: the committed tables, the run's
-                   exact_models=('random', 'BM25', 'tfidf'), float_files=())->pd.DataFrame:
-    "Every difference between two sets of tables, with the check that applies (exact / within the committed interval / shown only) and whether it passes."
+                   exact_models=('random', 'BM25', 'tfidf'), float_files=(),
+                   float_rows=(),     # 'file:column=value': rows that a floating-point model decides although their model is exact
+                   across_columns=(), # columns computed across rows (Holm's p): floating-point wherever the table has a floating-point row
+                  )->pd.DataFrame:
+    "Every difference between two sets of tables, with the check that applies (exact / within the committed interval, give or take one item / shown only) and whether it passes."
     import fnmatch
     ivs = {}
     for table, (ivname, keys) in INTERVAL_TABLES.items():
         if ivname in ref:
-            t = _cells(ref[ivname])
-            ivs[table] = {(tuple(r[keys]), r['metric']): (_num(r['lo']), _num(r['hi'])) for _, r in t.iterrows()}
+            t = _cells(ref[ivname]); count = 'instances' if 'instances' in t.columns else 'n'   # items behind the interval (quotes, questions)
+            ivs[table] = {(tuple(r[keys]), r['metric']): (_num(r['lo']), _num(r['hi']), _num(r[count])) for _, r in t.iterrows()}
+    by_file = {}
+    for spec in float_rows:
+        f, cond = spec.split(':', 1); c, v = cond.split('=', 1); by_file.setdefault(f, []).append((c, v))
     rows = []
     for name in sorted(set(ref) | set(run)):
         if name not in run: rows.append(dict(file=name, check='missing from the run', ok=False)); continue
@@ -529,13 +535,19 @@ def compare_tables(ref:dict, run:dict, # path -> CSV text: the committed tables,
                              ref=f'{len(a)} rows: {", ".join(a.columns)}', run=f'{len(b)} rows: {", ".join(b.columns)}')); continue
         mcols = [c for c in a.columns if c == 'model' or c.endswith('_model')]
         keys = INTERVAL_TABLES.get(name, (None, []))[1]; iv = ivs.get(name)
+        decided = lambda i: floaty or any(a.at[i, c] not in exact_models and a.at[i, c] != '' for c in mcols) \
+                            or any(c in a.columns and a.at[i, c] == v for c, v in by_file.get(name, []))
+        any_float = any(decided(i) for i in range(len(a)))
         for i, j in zip(*np.nonzero(a.values != b.values)):
             col, ra, rb = a.columns[j], a.iat[i, j], b.iat[i, j]
-            float_row = floaty or any(a.at[i, c] not in exact_models and a.at[i, c] != '' for c in mcols)
+            float_row = decided(i) or (col in across_columns and any_float)
             key = ' '.join(v for v in (a.loc[i, keys] if keys else a.iloc[i, :3]) if v)
             row = dict(file=name, row=i + 1, key=key, column=col, ref=ra, run=rb, diff=_num(rb) - _num(ra))
             if float_row and iv is not None and (k := (tuple(a.loc[i, keys]), col)) in iv:
-                lo, hi = iv[k]; rows.append(dict(row, check=f'within [{lo:g}, {hi:g}]', ok=bool(lo <= _num(rb) <= hi)))
+                lo, hi, n = iv[k]
+                step = 0.0 if col == 'mean_rank' or not n else 100 / n      # one item, in percent: a bootstrap interval of a count of 0 (or all) is a point
+                half = 0.5 * 10 ** -len(rb.split('.')[1]) if '.' in rb else 0.5   # ... and the cell's own rounding
+                rows.append(dict(row, check=f'within [{lo:g}, {hi:g}]' + (f' ± {step:.3g}' if step else ''), ok=bool(lo - step - half <= _num(rb) <= hi + step + half)))
             elif float_row: rows.append(dict(row, check='floating-point, no interval: shown only', ok=True))
             else: rows.append(dict(row, check='exact', ok=False))
     return pd.DataFrame(rows, columns=['file', 'row', 'key', 'column', 'ref', 'run', 'diff', 'check', 'ok'])
@@ -548,7 +560,8 @@ def verify_tables(profile:str|Profile, ref:str='HEAD', # the git commit holding 
     prof = get_profile(profile); P = paths(prof)
     ref_t = folder_tables(against) if against is not None else committed_tables(prof, ref)
     if not ref_t: raise FileNotFoundError(f'No reference tables: nothing under {against or f"results/{prof.name}/ at {ref}"}.')
-    d = compare_tables(ref_t, folder_tables(P.results), prof.report.exact_models, prof.report.float_files)
+    d = compare_tables(ref_t, folder_tables(P.results), prof.report.exact_models, prof.report.float_files,
+                       prof.report.float_rows, prof.report.across_columns)
     if verbose:
         src_ = against or f'{ref}:results/{prof.name}'
         print(f'{len(ref_t)} reference tables ({src_}) against {P.results}: {len(set(ref_t) - set(d.file))} identical, '
