@@ -17,7 +17,7 @@ from .relic.segment import SEGMENT_VERSION, body_spans, segment_cached, _untitle
 from .relic.windows import query_text
 from .bm25 import tokenize
 from .relic.retrieval import (BM25Retriever, CandidateSet, DenseRetriever, HybridRetriever, RRF_K, compose, fuse_ranks, quotes_table,
-                                      ranks_of, reciprocal_rank_fusion)   # the fusion of Table 3's hybrid rows; importable from here too
+                                      ranks_of, reciprocal_rank_fusion, unit)   # the fusion of Table 3's hybrid rows; importable from here too
 
 # %% auto #0
 __all__ = ['MASK', 'SEARCH_VERSION', 'RANKERS', 'RESULT_COLUMNS', 'Work', 'header_fields', 'read_source', 'novel_sentences',
@@ -117,7 +117,6 @@ def one_thread(on:bool=True):
         with _BLAS.limit(limits=1, user_api='blas'): yield
     finally: torch.set_num_threads(old)
 
-def _unit(V): return V / np.maximum(np.linalg.norm(V, axis=1, keepdims=True), 1e-12)
 
 class SentenceEncoder:
     "A sentence-transformers model through the retrieval stage's `DenseRetriever` (query and passage encoders, cosine or dot)."
@@ -131,7 +130,7 @@ class SentenceEncoder:
         self.key = '-'.join(re.sub(r'[^A-Za-z0-9_.]+', '_', str(self.spec[k]))[-60:] for k in ('query', 'candidates')) + f'-{self.spec["similarity"]}-{self.retriever.precision}' + ('' if backend == 'torch' else f'-{backend}')
     def _vec(self, which, texts):
         V = self._plain.embed(self.spec[which], list(texts))
-        return _unit(V) if self.normalize else V
+        return unit(V) if self.normalize else V
     def queries(self, texts:list[str])->np.ndarray:
         self._plain.encoder(self.spec['query'])                        # loaded (with the profile's threads) before...
         with one_thread(len(texts) <= 4): return self._vec('query', texts)   # ...a claim is encoded on one thread

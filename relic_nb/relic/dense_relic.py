@@ -14,7 +14,7 @@ from ..config import (SEED, DenseTraining, Profile, atomic_path, check_precision
 from .windows import load_relic, relic_file
 from .retrieval import (RRF_K, BM25Retriever, CandidateSet, DenseRetriever, HybridRetriever, MemoRetriever, best_bm25, evaluate,
                                       hybrid_name, model_path, parse_context, quotes_table, read_ranks, recall_summary, run_slug, run_summary,
-                                      to_submission, write_ranks)
+                                      to_submission, unit, write_ranks)
 
 # %% auto #0
 __all__ = ['EVIDENCE_PROMPTS', 'DenseConfig', 'dense_config', 'pool', 'overlap_mask', 'contrastive_loss', 'DualEncoder',
@@ -203,7 +203,7 @@ class QuoteVectors:
                                                                              passages=cfg.frozen_passages)
         if cfg.train_quote_encoder and cfg.frozen_passages != 'whole':
             raise ValueError("frozen_passages='composed' needs train_quote_encoder=False: a trained quote encoder reads whole passages.")
-    def _unit(self, V): return V / np.maximum(np.linalg.norm(V, axis=1, keepdims=True), 1e-12) if self.cfg.normalize else V
+    def _unit(self, V): return unit(V) if self.cfg.normalize else V
     def __call__(self, texts:list[str], model:DualEncoder|None=None, tokenizer=None)->np.ndarray:
         "Vectors of texts, each encoded whole."
         if self.frozen is not None: return self._unit(self.frozen.embed(self.frozen.spec['candidates'], list(texts)))

@@ -20,7 +20,7 @@ __all__ = ['KS', 'TOP', 'RETRIEVERS', 'UNSUPPORTED', 'ONNX_BACKENDS', 'BACKENDS'
            'quotes_table', 'gold_ranks', 'top_k', 'evaluate', 'recall_summary', 'by_length', 'SubmissionError',
            'relic_key', 'to_submission', 'validate_submission', 'score_submission', 'main', 'RandomRetriever',
            'random_expectation', 'BM25Retriever', 'quote_sample', 'tune_bm25', 'best_bm25', 'retriever_spec',
-           'model_path', 'export_onnx', 'OnnxEncoder', 'prefix_sums', 'run_means', 'compose', 'DenseRetriever',
+           'model_path', 'export_onnx', 'OnnxEncoder', 'unit', 'prefix_sums', 'run_means', 'compose', 'DenseRetriever',
            'ranks_of', 'fuse_ranks', 'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever', 'hybrid_name',
            'hybrid_parts', 'run_slug', 'rank_path', 'write_ranks', 'read_ranks', 'table3_runs', 'plot_recall_at_k',
            'run_summary', 'zero_shot_retriever', 'run_retrieval', 'beside_paper']
@@ -326,6 +326,10 @@ class OnnxEncoder:
 PASSAGES = ('whole', 'composed')   # how DenseRetriever makes candidate vectors
 _TOKEN_COUNTS = {}                 # (model id, sha256 of the texts) -> token counts: every retriever of a process tokenizes a book once
 
+def unit(V:np.ndarray)->np.ndarray:
+    "Rows of `V` scaled to length 1 (a zero row stays zero): the vectors of cosine similarity."
+    return V / np.maximum(np.linalg.norm(V, axis=1, keepdims=True), 1e-12)
+
 def prefix_sums(V:np.ndarray, weights:np.ndarray|None=None)->tuple[np.ndarray, np.ndarray]:
     "Running sums (float64, a zero row first) of the weighted sentence vectors and of the weights: any run's mean is then two lookups."
     w = np.ones(len(V)) if weights is None else np.asarray(weights, dtype=np.float64)
@@ -343,7 +347,7 @@ def compose(V:np.ndarray, # sentence vectors of a book, in order
             normalize:bool=True)->np.ndarray:
     "Vectors of every n-sentence passage (by start): the weighted mean of its sentences' vectors `V` (unit length if `normalize`)."
     M = run_means(prefix_sums(V, weights), np.arange(max(len(V) - n + 1, 0)), n)
-    return M / np.maximum(np.linalg.norm(M, axis=1, keepdims=True), 1e-12) if normalize else M
+    return unit(M) if normalize else M
 
 class DenseRetriever:
     "A pretrained dual encoder, zero-shot: query and candidate vectors, cosine or dot-product similarity."
@@ -429,14 +433,14 @@ class DenseRetriever:
         key = book if len(keep) == len(cs.sentences) else (model_id, hashlib.sha256('\0'.join(texts).encode('utf-8')).hexdigest())
         if key not in self._parts:                              # the sentences' running sums, once per book (or set of sentences)
             V = self.embed(model_id, texts)
-            if self.spec['similarity'] == 'cosine': V = V / np.maximum(np.linalg.norm(V, axis=1, keepdims=True), 1e-12)
+            if self.spec['similarity'] == 'cosine': V = unit(V)
             self._parts[key] = prefix_sums(V, self.token_counts(model_id, texts))
         return run_means(self._parts[key], np.searchsorted(keep, starts), cs.n)   # a passage's sentences are consecutive rows of `keep`
 
     def __call__(self, cs:CandidateSet, quotes:pd.DataFrame)->np.ndarray:
         C, Q = self.passage_vectors(cs), self.embed(self.spec['query'], list(quotes['query']))
         if self.spec['similarity'] == 'cosine':
-            C = C / np.maximum(np.linalg.norm(C, axis=1, keepdims=True), 1e-12); Q = Q / np.maximum(np.linalg.norm(Q, axis=1, keepdims=True), 1e-12)
+            C, Q = unit(C), unit(Q)
         if self.search == 'faiss':
             import faiss
             index = faiss.IndexFlatIP(C.shape[1]); index.add(np.ascontiguousarray(C))
