@@ -14,18 +14,20 @@ from ..corpus import Corpus, CorpusError
 from rapidfuzz import fuzz
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from .align import QRATIO_MIN, qratio, norm, align_path, kept_pairs, covered, words
+from difflib import SequenceMatcher
 
 # %% auto #0
 __all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'RETELL_SHARE', 'NOVEL_SHARE', 'RARE_RUN', 'RARE_WORD',
            'EDGE_COVER', 'EDGE_RUN', 'EXACT_WORDS', 'EXACT_MIN', 'OWN_SHARE', 'LOOKBACK', 'SET_OFF_WORDS', 'OTHER_TEXT',
            'FRAGMENT_TEXT', 'LOOKBACK_FRAGMENT', 'VARIANT_HEADING', 'ATTRIBUTION', 'SPLIT_NEAR', 'RUN_ON_WORDS',
-           'RUN_ON_EDGE', 'RUN_ON_GAP', 'LEAD_WORDS', 'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams',
-           'novel_share', 'word_stem', 'BookText', 'novel_grams', 'quoted_spans', 'rare_echo', 'unquoted_echo',
-           'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark', 'opening_quote', 'lead_in', 'tail_out',
-           'inside_quotes', 'is_marked', 'edge_trim', 'runs_on', 'continues_quote', 'lead_only', 'build_window',
-           'build_windows', 'outcomes_by_source', 'to_relic', 'RelicFormatError', 'validate_relic', 'write_relic',
-           'read_relic', 'relic_file', 'load_relic', 'query_text', 'write_beir', 'table1', 'windows_by_novel',
-           'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
+           'RUN_ON_EDGE', 'RUN_ON_GAP', 'MARKED_WORDS', 'QUOTE_EXTRA', 'LEAD_WORDS', 'OUTCOMES', 'PAPER_TABLE1',
+           'PAPER_A9', 'word_ngrams', 'novel_share', 'word_stem', 'BookText', 'novel_grams', 'quoted_spans',
+           'rare_echo', 'unquoted_echo', 'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark', 'opening_quote',
+           'lead_in', 'tail_out', 'inside_quotes', 'is_marked', 'marked_spans', 'marked_text', 'beyond', 'edge_trim',
+           'runs_on', 'continues_quote', 'lead_only', 'build_window', 'build_windows', 'outcomes_by_source', 'to_relic',
+           'RelicFormatError', 'validate_relic', 'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text',
+           'write_beir', 'table1', 'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'power_split',
+           'run_windows']
 
 # %% ../../nbs/05_windows.ipynb #af11bd33
 FRAGMENT_WORDS = 6    # shortest fragment of a quote sentence that counts as giving it away
@@ -194,13 +196,67 @@ def is_marked(i0:int, i1:int, critic_sents:list[str], para:list[int]|None=None, 
     while k1 + 1 < len(para) and para[k1 + 1] == para[i1]: k1 += 1
     return all(len(words(critic_sents[k])) <= SET_OFF_WORDS for k in list(range(k0, i0)) + list(range(i1 + 1, k1 + 1)))
 
-def edge_trim(b:dict, critic_sents:list[str], novel_sents:list[str], edge_cover:float=EDGE_COVER)->dict:
-    "The block with the gold grown by novel sentences the critic's text mostly holds (the novel was cut finer), edge sentences it does not mostly hold cut off, and critic edge sentences that are not the gold's words cut off."
+MARKED_WORDS = 5      # a stretch in quotation marks this long (words) is a quotation, not a title quoted inside one (round 7)
+QUOTE_EXTRA = 6       # a quotation in marks that holds this many of the novel's words beyond the gold goes on past it (round 7)
+_DOUBLE = re.compile(r'[“”"]')
+
+def marked_spans(text:str)->list[tuple[int, int]]:
+    "The (start, end) character spans inside the quotation marks of a paragraph's text: double marks (`“ ”`; a `\"` opens before a word and closes after one, else it turns) and single ones that are not apostrophes, merged where they overlap (a quotation inside a quotation); a double mark left open runs to the end (a quotation of several paragraphs), a single one is dropped."
+    def kind(m):
+        c = m.group()
+        if c != '"': return {'“': 'open', '”': 'close'}[c]
+        return 'open' if _OPENS.match(text, m.start()) and not _CLOSES.match(text, m.start()) else \
+               'close' if _CLOSES.match(text, m.start()) and not _OPENS.match(text, m.start()) else 'turn'
+    def spans(events, to_end=True):                      # a single mark never closed is an apostrophe ('Change, 'em)
+        out, start = [], None
+        for pos, kind in events:
+            if start is None and kind != 'close': start = pos + 1
+            elif start is not None and kind != 'open': out.append((start, pos)); start = None
+        return out + ([(start, len(text))] if start is not None and to_end else [])
+    single = sorted([(m.start(), 'open') for m in _OPENS.finditer(text) if text[m.start()] in "‘'"] +
+                    [(m.start(), 'close') for m in _CLOSES.finditer(text) if text[m.start()] in "’'"])
+    merged = []
+    for x, y in sorted(spans([(m.start(), kind(m)) for m in _DOUBLE.finditer(text)]) + spans(single, to_end=False)):
+        if merged and x <= merged[-1][1] + 1: merged[-1] = (merged[-1][0], max(merged[-1][1], y))
+        else: merged.append((x, y))
+    return merged
+
+def marked_text(i0:int, i1:int, critic_sents:list[str], para:list[int]|None=None, inline:list[bool]|None=None)->str|None:
+    "What the critic's quotation marks hold of a quotation in sentences i0..i1: the text from the first quoted stretch of their paragraph(s) that overlaps them to the last (past their edges; a speech tag between two stretches included; an inline quotation cut out by 04 is one); None when no stretch of `MARKED_WORDS`+ words does (no marks: a block set off, an unmarked match; or only a title quoted inside: 'Rule Britannia')."
+    k0, k1 = i0, i1
+    while para is not None and k0 > 0 and para[k0 - 1] == para[i0]: k0 -= 1
+    while para is not None and k1 + 1 < len(critic_sents) and para[k1 + 1] == para[i1]: k1 += 1
+    pieces = [f'“{s}”' if inline and inline[k] else s for k, s in zip(range(k0, k1 + 1), critic_sents[k0:k1 + 1])]
+    at = [0]
+    for s in pieces: at.append(at[-1] + len(s) + 1)
+    text, a, b = ' '.join(pieces), at[i0 - k0], at[i1 - k0 + 1] - 1
+    hit = [(x, y) for x, y in marked_spans(text) if x < b and y > a and len(words(text[x:y])) >= MARKED_WORDS]
+    return text[hit[0][0]:hit[-1][1]] if hit else None
+
+def beyond(part:str, whole:str, min_run:int=EDGE_RUN)->list[str]:
+    "The stretches of `part`'s words outside its common runs (of `min_run`+ words, in order) with `whole`: what a quotation holds beyond the gold."
+    a = words(part); keep = [True] * len(a)
+    for m in SequenceMatcher(None, a, words(whole), autojunk=False).get_matching_blocks():
+        if m.size >= min_run: keep[m.a:m.a + m.size] = [False] * m.size
+    out, run = [], []
+    for w, k in zip(a, keep):
+        if k: run.append(w)
+        elif run: out.append(' '.join(run)); run = []
+    return out + ([' '.join(run)] if run else [])
+
+def edge_trim(b:dict, critic_sents:list[str], novel_sents:list[str], edge_cover:float=EDGE_COVER,
+              quoted:str|None=None, # what the critic's quotation marks hold (`marked_text`): the edges are measured against it
+             )->dict:
+    "The block with the gold grown by novel sentences the critic's text mostly holds (the novel was cut finer), edge sentences that the quoted text (the critic's marks, else its sentences) does not mostly hold cut off, and critic edge sentences that are not the gold's words cut off."
     b = dict(b); text = ' '.join(critic_sents[b['i0']:b['i1'] + 1])
     while b['j0'] > 0 and covered(novel_sents[b['j0'] - 1], text, EDGE_RUN) >= edge_cover: b['j0'] -= 1           # the critic's sentence holds more
     while b['j1'] + 1 < len(novel_sents) and covered(novel_sents[b['j1'] + 1], text, EDGE_RUN) >= edge_cover: b['j1'] += 1  # of the novel's
     while b['j1'] > b['j0'] and covered(novel_sents[b['j0']], text, EDGE_RUN) < edge_cover: b['j0'] += 1
     while b['j1'] > b['j0'] and covered(novel_sents[b['j1']], text, EDGE_RUN) < edge_cover: b['j1'] -= 1
+    if quoted and not any(has_quote_mark(x) for x in novel_sents[b['j0']:b['j1'] + 1]):   # narration the critic copies outside the
+        outside = lambda j: covered(novel_sents[j], quoted) < edge_cover                       # marks is not quoted (round 7); where the
+        while b['j1'] > b['j0'] and outside(b['j0']): b['j0'] += 1                              # novel has marks of its own (dialogue), the
+        while b['j1'] > b['j0'] and outside(b['j1']): b['j1'] -= 1                              # critic's may be those, tags outside them
     gold = ' '.join(novel_sents[b['j0']:b['j1'] + 1])
     while b['i1'] > b['i0'] and covered(critic_sents[b['i0']], gold) < 0.5: b['i0'] += 1
     while b['i1'] > b['i0'] and covered(critic_sents[b['i1']], gold) < 0.5: b['i1'] -= 1
@@ -260,7 +316,8 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
         else: break
         extended += 1
     whole = dict(b)                                        # the whole quotation, before its edges are measured
-    t = edge_trim(b, critic_sents, novel_sents, edge_cover)
+    marks = marked_text(b['i0'], b['i1'], critic_sents, para, inline)
+    t = edge_trim(b, critic_sents, novel_sents, edge_cover, unbracketed(marks) if marks else None)
     cut = lambda i: covered(critic_sents[i], ' '.join(novel_sents[max(0, b['j0'] - 1):b['j1'] + 2])) >= 0.5   # a trimmed sentence that is the novel's text
     start_l, start_r = t['i0'] - 1, t['i1'] + 1          # fragments of the quotation cut off its edges are neither gold nor context
     while start_l >= b['i0'] and cut(start_l): start_l -= 1
@@ -272,6 +329,11 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
     ctext = ' '.join(critic_sents[b['i0']:b['i1'] + 1])
     if any(covered(x, ctext, EDGE_RUN) < edge_cover for x in gold[1:-1]): return None, 'not one passage'   # the critic skipped a sentence inside it
     if runs_on(b, critic_sents, novel_sents): return None, 'part of a longer quotation'    # into a novel sentence that is not gold
+    if marks:                                                              # the marks hold more of the novel than the gold: the quotation goes on
+        grams = book_grams if book_grams is not None else {g for x in novel_sents for g in word_ngrams(x)}
+        runs = beyond(unbracketed(marks), ' '.join(gold)); size = [r.count(' ') + 1 for r in runs]
+        more = [novel_share(r, grams) * k for r, k in zip(runs, size)]   # the novel's words in each stretch beyond the gold
+        if sum(m for m, k in zip(more, size) if m >= NOVEL_SHARE * k) >= QUOTE_EXTRA: return None, 'part of a longer quotation'
     if require_marked and not is_marked(whole['i0'], whole['i1'], critic_sents, para, inline) \
        and not (len(words(ctext)) >= exact_words and qratio(ctext, ' '.join(gold)) >= EXACT_MIN): return None, 'not marked as a quotation'
     if any(OTHER_TEXT.search(x) for x in critic_sents[max(0, b['i0'] - LOOKBACK):b['i1'] + 1]) \
