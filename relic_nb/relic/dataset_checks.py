@@ -306,7 +306,7 @@ def sample_markdown(name:str, seed:int, sample:list[dict], labels_f:Path, status
             "`relic_nb.relic.dataset_checks.labels_from_markdown`.\n\n")
     return head + '\n\n'.join(window_markdown(k + 1, w) for k, w in enumerate(sample)) + '\n'
 
-SAMPLES = ('tune', 'tune2', 'tune3', 'tune4', 'tune5', 'tune6', 'fresh')
+SAMPLES = ('tune', 'tune2', 'tune3', 'tune4', 'tune5', 'tune6', 'tune7', 'fresh')
 
 def run_checks(profile:str|Profile)->dict:
     "The recall scan and the strict precision samples (and their precision, where current labels cover them); writes their tables."

@@ -18,16 +18,16 @@ from difflib import SequenceMatcher
 
 # %% auto #0
 __all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'RETELL_SHARE', 'NOVEL_SHARE', 'RARE_RUN', 'RARE_WORD',
-           'EDGE_COVER', 'EDGE_RUN', 'EXACT_WORDS', 'EXACT_MIN', 'OWN_SHARE', 'LOOKBACK', 'SET_OFF_WORDS', 'OTHER_TEXT',
-           'FRAGMENT_TEXT', 'LOOKBACK_FRAGMENT', 'VARIANT_HEADING', 'ATTRIBUTION', 'SPLIT_NEAR', 'RUN_ON_WORDS',
-           'RUN_ON_EDGE', 'RUN_ON_GAP', 'MARKED_WORDS', 'QUOTE_EXTRA', 'LEAD_WORDS', 'OUTCOMES', 'PAPER_TABLE1',
-           'PAPER_A9', 'word_ngrams', 'novel_share', 'word_stem', 'BookText', 'novel_grams', 'quoted_spans',
-           'rare_echo', 'unquoted_echo', 'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark', 'opening_quote',
-           'lead_in', 'tail_out', 'inside_quotes', 'is_marked', 'marked_spans', 'marked_text', 'beyond', 'edge_trim',
-           'runs_on', 'continues_quote', 'lead_only', 'build_window', 'build_windows', 'outcomes_by_source', 'to_relic',
-           'RelicFormatError', 'validate_relic', 'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text',
-           'write_beir', 'table1', 'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'power_split',
-           'run_windows']
+           'RARE_QUOTED', 'EDGE_COVER', 'EDGE_RUN', 'EXACT_WORDS', 'EXACT_MIN', 'OWN_SHARE', 'LOOKBACK',
+           'SET_OFF_WORDS', 'OTHER_TEXT', 'FRAGMENT_TEXT', 'LOOKBACK_FRAGMENT', 'VARIANT_HEADING', 'ATTRIBUTION',
+           'SPLIT_NEAR', 'RUN_ON_WORDS', 'RUN_ON_EDGE', 'RUN_ON_GAP', 'MARKED_WORDS', 'QUOTE_EXTRA', 'LEAD_WORDS',
+           'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'novel_share', 'word_stem', 'BookText', 'novel_grams',
+           'quoted_spans', 'rare_echo', 'unquoted_echo', 'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark',
+           'opening_quote', 'lead_in', 'tail_out', 'inside_quotes', 'is_marked', 'set_off', 'marked_spans',
+           'marked_text', 'beyond', 'edge_trim', 'runs_on', 'continues_quote', 'lead_only', 'build_window',
+           'build_windows', 'outcomes_by_source', 'to_relic', 'RelicFormatError', 'validate_relic', 'write_relic',
+           'read_relic', 'relic_file', 'load_relic', 'query_text', 'write_beir', 'table1', 'windows_by_novel',
+           'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
 
 # %% ../../nbs/05_windows.ipynb #af11bd33
 FRAGMENT_WORDS = 6    # shortest fragment of a quote sentence that counts as giving it away
@@ -78,6 +78,7 @@ def novel_grams(sentences:list[str], n:int=NGRAM)->BookText: return BookText(sen
 
 RARE_RUN = 2          # a run of words that occurs at most this often in the whole novel is the gold's own phrase
 RARE_WORD = 1         # a word (its stem, 5+ letters, lower case in the context) that the whole novel has this often, in the gold: its own word
+RARE_QUOTED = 5       # ... and a word of the gold that the context puts in quotation marks, when the novel has it this often (round 8)
 _SPAN = re.compile(r'“([^”]{2,300})”|"([^"]{2,300})"|(?:^|(?<=[\s(\[—-]))[‘\']([^’\']{2,300})[’\'](?=[\s.,;:!?)\]—-]|$)')   # text in quotation marks
 _OPENS = re.compile(r'(?:^|(?<=[\s(\[—-]))[“"‘\'](?=\w)')
 _CLOSES = re.compile(r'(?<=[\w.,;:!?—-])[”"’\'](?=\s|$)')
@@ -86,8 +87,8 @@ def quoted_spans(s:str)->list[str]:
     "The texts inside a sentence's quotation marks (double, or single ones that are not apostrophes)."
     return [next(g for g in m.groups() if g) for m in _SPAN.finditer(s)]
 
-def rare_echo(context:str, gold:str, book:BookText, max_count:int=RARE_RUN, max_word:int=RARE_WORD)->list[str]:
-    "The gold's own phrases and words a context sentence repeats: runs of three words it shares with the gold that occur at most `max_count` times in the novel, pairs of such words inside its quotation marks (a critic who re-quotes 'gliding silently'), each with a word of 4+ letters that is not a stop word; and words of 5+ letters, lower case in the context, whose stem the novel has at most `max_word` times, all in the gold ('griffins' after the one griffin of *Adam Bede*)."
+def rare_echo(context:str, gold:str, book:BookText, max_count:int=RARE_RUN, max_word:int=RARE_WORD, max_quoted:int=RARE_QUOTED)->list[str]:
+    "The gold's own phrases and words a context sentence repeats: runs of three words it shares with the gold that occur at most `max_count` times in the novel, pairs of such words inside its quotation marks (a critic who re-quotes 'gliding silently'), each with a word of 4+ letters that is not a stop word; a single word of the gold of 4+ letters, not a stop word or a name, inside its quotation marks, whose stem the novel has at most `max_quoted` times (Austen-Leigh's note on the reading 'quizzes', Hughes's 'inspired'); and words of 5+ letters, lower case in the context, whose stem the novel has at most `max_word` times, all in the gold ('griffins' after the one griffin of *Adam Bede*)."
     names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", context)} - {w.lower() for w in re.findall(r"\b[a-z]+", context)}
     def content(g):                                    # two words that are not stop words, one of 4+ letters, not all of them names
         c = [w for w in g if w.isalpha() and w not in ENGLISH_STOP_WORDS]
@@ -95,10 +96,11 @@ def rare_echo(context:str, gold:str, book:BookText, max_count:int=RARE_RUN, max_
     gw, cw = norm(gold).split(), norm(context).split()
     g3 = set(zip(gw, gw[1:], gw[2:]))
     out = {' '.join(t) for t in zip(cw, cw[1:], cw[2:]) if t in g3 and content(t) and book.runs[hash(t)] <= max_count}
-    g2 = set(zip(gw, gw[1:]))
+    g2, g1 = set(zip(gw, gw[1:])), set(gw) - ({w.lower() for w in re.findall(r"\b[A-Z][a-z]+", gold)} - {w.lower() for w in re.findall(r"\b[a-z]+", gold)})
     for q in quoted_spans(context):
         qw = norm(q).split()
         out |= {' '.join(t) for t in zip(qw, qw[1:]) if t in g2 and content(t) and book.pairs[hash(t)] <= max_count}
+        out |= {w for w in qw if w in g1 and len(w) >= 4 and w.isalpha() and w not in ENGLISH_STOP_WORDS and book.stems[word_stem(w)] <= max_quoted}
     gs = {word_stem(w) for w in gw if len(w) >= 5 and w not in ENGLISH_STOP_WORDS}
     for m in re.finditer(r"\b[a-z][a-z'’-]{4,}", context):                 # lower case: not a name, not a sentence's first word
         w = norm(m.group())
@@ -164,19 +166,26 @@ def opening_quote(s:str)->str:
     m = _SPAN.match(s.lstrip(' —–-(['))
     return next(g for g in m.groups() if g) if m else ''
 
+def _in_gold(ws:list[str], gold:str)->bool: return len(ws) < 3 or f" {' '.join(ws)} " in f" {' '.join(words(gold))} "
+def _quotes_gold(s:str, gold:str)->bool: return any(q.count(' ') >= 1 and fuzz.partial_ratio(norm(q), norm(gold)) >= 75 for q in quoted_spans(s))
+
 def lead_in(s:str, gold:str)->str:
-    "The critic's own words that open the sentence in which a quotation of `gold` starts ('The preacher', 'In Great Expectations it is stated that:--'): the text before its first opening quotation mark when those words are not the gold's and what follows is; '' when there are none."
-    m = _OPENS.search(s)
-    if m is None: return ''
-    pre, rest = s[:m.start()].rstrip(), s[m.start():]
-    return pre if len(words(pre)) >= 2 and covered(pre, gold) < 0.5 <= covered(rest, gold) else ''
+    "The critic's own words that open the sentence in which a quotation of `gold` starts ('The preacher', 'In Great Expectations it is stated that:--'): the text before the opening quotation mark where the quotation starts, that is the first one with the critic's words before it and the gold's after it, its first three words the gold's and no quoted part of the gold before it (a phrase the critic quotes in the lead-in, 'those \"readings and imaginings\"', stays in it: round 8), else the first mark; '' when there are none."
+    ms = list(_OPENS.finditer(s))
+    def split(m):
+        pre, rest = s[:m.start()].rstrip(), s[m.start():]
+        return pre if len(words(pre)) >= 2 and covered(pre, gold) < 0.5 <= covered(rest, gold) else None
+    return next((p for m in ms if (p := split(m)) is not None and _in_gold(words(s[m.start():])[:3], gold) and not _quotes_gold(p, gold)), None) \
+           or (split(ms[0]) if ms else None) or ''
 
 def tail_out(s:str, gold:str)->str:
-    "The critic's own words after the quotation of `gold` closes in the sentence where it ends ('..., he says.'); '' when there are none."
+    "The critic's own words after the quotation of `gold` closes in the sentence where it ends ('..., he says.'): the text after the closing mark where the quotation ends, that is the first one with the gold's words before it, its last three words the gold's, and the critic's after it, no quoted part of the gold among them (a phrase the critic quotes later in the sentence stays in the tail: round 8), else the last mark; '' when there are none."
     ms = list(_CLOSES.finditer(s))
-    if not ms: return ''
-    head, post = s[:ms[-1].end()], s[ms[-1].end():].strip(' ,;—-')
-    return post if len(words(post)) >= 2 and covered(post, gold) < 0.5 <= covered(head, gold) else ''
+    def split(m):
+        head, post = s[:m.end()], s[m.end():].strip(' ,;—-')
+        return post if len(words(post)) >= 2 and covered(post, gold) < 0.5 <= covered(head, gold) else None
+    return next((p for m in ms if (p := split(m)) is not None and _in_gold(words(s[:m.end()])[-3:], gold) and not _quotes_gold(p, gold)), None) \
+           or (split(ms[-1]) if ms else None) or ''
 
 def inside_quotes(i:int, critic_sents:list[str], para:list[int])->bool:
     "Whether critic sentence i starts inside quotation marks opened earlier in its paragraph."
@@ -191,6 +200,10 @@ def is_marked(i0:int, i1:int, critic_sents:list[str], para:list[int]|None=None, 
     if any(has_quote_mark(s) for s in critic_sents[i0:i1 + 1]): return True
     if para is None: return False
     if inside_quotes(i0, critic_sents, para): return True
+    return set_off(i0, i1, critic_sents, para)
+
+def set_off(i0:int, i1:int, critic_sents:list[str], para:list[int])->bool:
+    "Whether sentences i0..i1 are a block set off as its own paragraph(s): any other sentence there has at most `SET_OFF_WORDS` words (an ellipsis, a page reference)."
     k0, k1 = i0, i1                                       # the paragraph(s) the quotation lies in
     while k0 > 0 and para[k0 - 1] == para[i0]: k0 -= 1
     while k1 + 1 < len(para) and para[k1 + 1] == para[i1]: k1 += 1
@@ -246,6 +259,7 @@ def beyond(part:str, whole:str, min_run:int=EDGE_RUN)->list[str]:
 
 def edge_trim(b:dict, critic_sents:list[str], novel_sents:list[str], edge_cover:float=EDGE_COVER,
               quoted:str|None=None, # what the critic's quotation marks hold (`marked_text`): the edges are measured against it
+              in_prose:bool=False, # the quotation sits in the critic's own paragraph (not set off): its marks are the critic's
              )->dict:
     "The block with the gold grown by novel sentences the critic's text mostly holds (the novel was cut finer), edge sentences that the quoted text (the critic's marks, else its sentences) does not mostly hold cut off, and critic edge sentences that are not the gold's words cut off."
     b = dict(b); text = ' '.join(critic_sents[b['i0']:b['i1'] + 1])
@@ -253,8 +267,8 @@ def edge_trim(b:dict, critic_sents:list[str], novel_sents:list[str], edge_cover:
     while b['j1'] + 1 < len(novel_sents) and covered(novel_sents[b['j1'] + 1], text, EDGE_RUN) >= edge_cover: b['j1'] += 1  # of the novel's
     while b['j1'] > b['j0'] and covered(novel_sents[b['j0']], text, EDGE_RUN) < edge_cover: b['j0'] += 1
     while b['j1'] > b['j0'] and covered(novel_sents[b['j1']], text, EDGE_RUN) < edge_cover: b['j1'] -= 1
-    if quoted and not any(has_quote_mark(x) for x in novel_sents[b['j0']:b['j1'] + 1]):   # narration the critic copies outside the
-        outside = lambda j: covered(novel_sents[j], quoted) < edge_cover                       # marks is not quoted (round 7); where the
+    if quoted and (in_prose or not any(has_quote_mark(x) for x in novel_sents[b['j0']:b['j1'] + 1])):   # narration the critic copies outside the
+        outside = lambda j: covered(novel_sents[j], quoted) < edge_cover and not (in_prose and has_quote_mark(novel_sents[j]))   # marks is not quoted (round 7); where the
         while b['j1'] > b['j0'] and outside(b['j0']): b['j0'] += 1                              # novel has marks of its own (dialogue), the
         while b['j1'] > b['j0'] and outside(b['j1']): b['j1'] -= 1                              # critic's may be those, tags outside them
     gold = ' '.join(novel_sents[b['j0']:b['j1'] + 1])
@@ -317,10 +331,10 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
         extended += 1
     whole = dict(b)                                        # the whole quotation, before its edges are measured
     marks = marked_text(b['i0'], b['i1'], critic_sents, para, inline)
-    t = edge_trim(b, critic_sents, novel_sents, edge_cover, unbracketed(marks) if marks else None)
+    t = edge_trim(b, critic_sents, novel_sents, edge_cover, unbracketed(marks) if marks else None, para is not None and not set_off(b['i0'], b['i1'], critic_sents, para))
     cut = lambda i: covered(critic_sents[i], ' '.join(novel_sents[max(0, b['j0'] - 1):b['j1'] + 2])) >= 0.5   # a trimmed sentence that is the novel's text
     start_l, start_r = t['i0'] - 1, t['i1'] + 1          # fragments of the quotation cut off its edges are neither gold nor context
-    while start_l >= b['i0'] and cut(start_l): start_l -= 1
+    while start_l >= b['i0'] and cut(start_l) and not (para is not None and para[start_l] != para[t['i0']]): start_l -= 1   # a lead-in paragraph stays
     while start_r <= b['i1'] and cut(start_r): start_r += 1
     quoted = quoted - set(range(b['i0'], t['i0'])) - set(range(t['i1'] + 1, b['i1'] + 1))   # trimmed critic sentences may be context
     b = t; gold = novel_sents[b['j0']:b['j1'] + 1]
