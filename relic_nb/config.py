@@ -550,8 +550,8 @@ REGISTRY = [
            'results/tables.sha256', 'figures/recall_at_k_all.png', 'figures/recall_by_length.png',
            'results/table3_intervals.csv', 'results/tableA9_intervals.csv', 'results/table3_paired.csv',
            'results/gandalf_table3_intervals.csv', 'results/gandalf_table4_intervals.csv', 'results/learning_curve.csv',
-           'figures/table3_intervals.png', 'figures/learning_curve.png'),
-          optional=('results/learning_curve.csv', 'figures/learning_curve.png')),
+           'figures/table3_intervals.png', 'figures/learning_curve.png', 'results/table3_verified.csv', 'results/table3_paired_verified.csv'),
+          optional=('results/learning_curve.csv', 'figures/learning_curve.png', 'results/table3_verified.csv', 'results/table3_paired_verified.csv')),
     Stage('13_datasets', 'shared', 'datasets', 'run_datasets', None, ('01_corpus', '05_windows', '06_dataset_checks', '10_gandalf_data', '12_report'),
           ('processed/releases/relic-pd-*.tar.gz', 'processed/releases/gandalf-pd-*.tar.gz', 'results/datasheets/*')),
 ]

@@ -15,12 +15,13 @@ from .relic.human_proxy import proxy_folder, read_proxy_column
 from .stats import DIGITS, compare_runs, group_intervals, ranks_intervals
 
 # %% auto #0
-__all__ = ['PAIRED_COLUMNS', 'CURVE_FILE', 'INTERVAL_TABLES', 'parse_run', 'run_label', 'proxy_intervals', 'table3_intervals',
-           'tableA9_intervals', 'comparison_pairs', 'table3_paired', 'gandalf_intervals', 'learning_curve',
-           'plot_learning_curve', 'plot_table3_intervals', 'interval_text', 'intervals_wide', 'paired_prose',
-           'retrieval_tables', 'md', 'Report', 'recall_curves', 'plot_recall_curves', 'plot_by_length', 'stage_timings',
-           'table_checksums', 'intervals_sections', 'strict_precision_table', 'relic_sections', 'gandalf_sections',
-           'build_report', 'run_report', 'committed_tables', 'folder_tables', 'compare_tables', 'verify_tables', 'main']
+__all__ = ['PAIRED_COLUMNS', 'CURVE_FILE', 'VERIFIED_FILES', 'INTERVAL_TABLES', 'parse_run', 'run_label', 'proxy_intervals',
+           'table3_intervals', 'tableA9_intervals', 'comparison_pairs', 'table3_paired', 'gandalf_intervals',
+           'learning_curve', 'plot_learning_curve', 'plot_table3_intervals', 'interval_text', 'intervals_wide',
+           'paired_prose', 'retrieval_tables', 'verified_tables', 'md', 'Report', 'recall_curves', 'plot_recall_curves',
+           'plot_by_length', 'stage_timings', 'table_checksums', 'intervals_sections', 'strict_precision_table',
+           'relic_sections', 'gandalf_sections', 'build_report', 'run_report', 'committed_tables', 'folder_tables',
+           'compare_tables', 'verify_tables', 'main']
 
 # %% ../nbs/12_report.ipynb #ce5685e6
 def parse_run(spec:str)->tuple:
@@ -235,7 +236,24 @@ def retrieval_tables(profile:str|Profile)->dict:
     write_csv(ranks, P.results/'retrieval_ranks.csv')
     iv, a9iv, paired = table3_intervals(prof, runs, proxy), tableA9_intervals(prof, ranks), table3_paired(prof, runs)
     write_csv(iv, P.results/'table3_intervals.csv'); write_csv(a9iv, P.results/'tableA9_intervals.csv'); write_csv(paired, P.results/'table3_paired.csv')
-    return dict(table3=table3, tableA9=a9, ranks=ranks, intervals=iv, tableA9_intervals=a9iv, paired=paired)
+    verified = verified_tables(prof, runs)
+    for f, t in zip(VERIFIED_FILES, verified):
+        if t is not None: write_csv(t, P.results/f)
+        else: (P.results/f).unlink(missing_ok=True)                # no labels for this test split: no table (not an old one)
+    return dict(table3=table3, tableA9=a9, ranks=ranks, intervals=iv, tableA9_intervals=a9iv, paired=paired,
+                verified=verified[0], verified_paired=verified[1])
+
+VERIFIED_FILES = ('table3_verified.csv', 'table3_paired_verified.csv')
+
+def verified_tables(profile:str|Profile, runs:list, # (model, L, R, per-quote ranks) of Table 3
+                   )->tuple[pd.DataFrame|None, pd.DataFrame|None]:
+    "Table 3's intervals (recall and mean rank) and paired comparisons again, on the test quotes that a strict reading holds as `ok` (06's labels, `profile_verdicts`): do the windows that are not what they claim move its conclusions? (None, None) where no test quote is read so."
+    from relic_nb.relic.dataset_checks import profile_verdicts
+    v = profile_verdicts(profile); ok = set(v.id[v.label == 'ok'])
+    if not runs or not ok & set(runs[0][3].id): return None, None
+    sub = [(m, L, R, pq[pq.id.isin(ok)].reset_index(drop=True)) for m, L, R, pq in runs]
+    iv = table3_intervals(profile, sub)
+    return iv[iv.metric != 'proxy_acc'].reset_index(drop=True), table3_paired(profile, sub)
 
 # %% ../nbs/12_report.ipynb #aa608ffc
 def md(df:pd.DataFrame, floatfmt:str='g', index:bool=False)->str:
@@ -352,6 +370,14 @@ def intervals_sections(rep:Report):
             rep.add(md(w[list(dict.fromkeys(t.metric))].reset_index()),
                     f'Difference a - b with its {100 * lv:g}% interval; * significant after Holm. Every figure: `table3_paired.csv` (p-values, verdicts).')
     rep.figure('table3_intervals.png', f'Test recall of every run of Table 3 with its {100 * lv:g}% interval (the baseline run\'s as a band)')
+    vi, vp = rep.table('table3_verified.csv'), rep.table('table3_paired_verified.csv')
+    if vi is not None and len(vi) and iv is not None and len(iv):
+        n_all = int(iv[iv.metric == 'recall@1'].n.max())
+        rep.add(f"#### Table 3 on the test quotes read as `ok` ({int(vi.n.max())} of {n_all})",
+                md(intervals_wide(vi, metrics=['recall@1', 'recall@10', 'recall@100', 'mean_rank'])),
+                "The same runs scored only on the test windows that the strict reading (`06_dataset_checks`) holds as `ok`: a real "
+                "quotation with the right extent and the critic's own prose around it (`table3_verified.csv`).")
+        if vp is not None: rep.add(paired_prose(vp, lv) + ' Every figure: `table3_paired_verified.csv`.')
 
 def strict_precision_table(sp:pd.DataFrame, # `strict_precision.csv` (06_dataset_checks)
                            )->pd.DataFrame:

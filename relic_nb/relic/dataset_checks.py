@@ -16,7 +16,8 @@ from .align import MIN_TOKENS
 __all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'SAMPLES', 'shared_runs', 'sentence_of_word', 'account_for_runs',
            'window_key', 'all_windows', 'precision_sample', 'RawText', 'locate', 'critic_extent', 'critic_excerpt',
            'novel_neighbours', 'window_markdown', 'wilson', 'current_labels', 'read_strict_labels', 'precision_table',
-           'reader_agreement', 'labels_from_markdown', 'with_sources', 'strict_labels', 'sample_markdown', 'run_checks']
+           'reader_agreement', 'labels_from_markdown', 'with_sources', 'strict_labels', 'sample_markdown',
+           'strict_verdicts', 'profile_verdicts', 'run_checks']
 
 # %% ../../nbs/06_dataset_checks.ipynb #28279f29
 def shared_runs(critics:dict[str, list[str]], # critic -> its words
@@ -307,6 +308,23 @@ def sample_markdown(name:str, seed:int, sample:list[dict], labels_f:Path, status
     return head + '\n\n'.join(window_markdown(k + 1, w) for k, w in enumerate(sample)) + '\n'
 
 SAMPLES = ('tune', 'tune2', 'tune3', 'tune4', 'tune5', 'tune6', 'tune7', 'fresh')
+
+def strict_verdicts(windows:list[dict], # `all_windows`
+                    label_files:dict, # sample -> its labels file, in sample order (files that do not exist are skipped)
+                   )->pd.DataFrame:
+    "Every window that a strict reading holds as it is now (its text unchanged since it was read): id, split, label, sample; where two samples hold it, the later one's label."
+    cols = ['id', 'split', 'label', 'sample']
+    keys, split = {w['id']: w['key'] for w in windows}, {w['id']: w['split'] for w in windows}
+    parts = [current_labels(f, keys)[0].reset_index().assign(sample=name) for name, f in label_files.items() if Path(f).exists()]
+    if not parts: return pd.DataFrame(columns=cols)
+    v = pd.concat(parts).drop_duplicates('id', keep='last')
+    return v.assign(split=v.id.map(split))[cols].reset_index(drop=True)
+
+def profile_verdicts(profile:str|Profile)->pd.DataFrame:
+    "`strict_verdicts` of a profile's RELiC files and its samples' labels files (empty before 05 has run, or without labels)."
+    P = paths(profile)
+    if not (P.processed/'relic'/'test.json').exists(): return strict_verdicts([], {})
+    return strict_verdicts(all_windows(P.processed/'relic'), {n: strict_labels(profile, n) for n in SAMPLES})
 
 def run_checks(profile:str|Profile)->dict:
     "The recall scan and the strict precision samples (and their precision, where current labels cover them); writes their tables."

@@ -1,0 +1,110 @@
+"""What other versions of the window rules (issue 14, rounds 7-8) would do to RELiC-PD: windows each removes or adds, and how their strict readings went.
+
+    .venv/bin/python bench/rule_variants.py [--variants marks-required dialogue-speech ...] [--samples tune tune2 ...]
+
+Needs the pd alignment (stage 04_align) and the committed strict labels (data/annotations/pd_strict_<sample>.tsv).
+Each variant patches one rule of `relic_nb.relic.windows` for the length of one rebuild, so the rules as they are
+stay the reference. A label counts for a window only while its text is the one that was read (`window_key`).
+The variants:
+
+- `marks-required`: a quotation must be marked by a stretch in quotation marks of `MARKED_WORDS`+ words (or be an
+  inline quotation, or set off as a block), not by any quotation mark in its sentences (round 8, not kept);
+- `dialogue-speech`: in the critic's prose, a gold edge with dialogue of its own is cut unless the critic's marks hold
+  most of its speech (round 8, not kept);
+- `two-rare-words`: leakage when the contexts hold two words of the gold (5+ letters) whose stems the novel has at most
+  5 times each (round 8, not kept);
+- `other-text`: the critic quotes another text when the marks hold 12+ words, and twice the gold's, that are not the
+  novel's (round 7, not kept);
+- `without-marks`: round 7's rules off (no `marked_text`): what they remove today;
+- `without-quoted-word`: round 8's quoted-word leakage off (`RARE_QUOTED` = 0).
+
+For a looser single-word echo, see `bench/rare_word_sweep.py`.
+"""
+import argparse, sys
+from pathlib import Path
+
+VARIANTS = ('marks-required', 'dialogue-speech', 'two-rare-words', 'other-text', 'without-marks', 'without-quoted-word')
+
+def patches(W, name):
+    "The (object, attribute, new value) triples that make variant `name` out of the windows module `W`."
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS as STOP
+    build, trim = W.build_window, W.edge_trim
+    if name == 'marks-required':
+        def is_marked(i0, i1, cs, para=None, inline=None):
+            return W.marked_text(i0, i1, cs, para, inline) is not None or bool(inline and any(inline[i0:i1 + 1])) \
+                   or (para is not None and W.set_off(i0, i1, cs, para))
+        return [(W, 'is_marked', is_marked)]
+    if name == 'dialogue-speech':
+        def edge_trim(b, cs, ns, edge_cover=W.EDGE_COVER, quoted=None, in_prose=False):
+            t = trim(b, cs, ns, edge_cover, quoted, False)
+            if not (quoted and in_prose): return t
+            said = lambda s: ' '.join(s[x:y] for x, y in W.marked_spans(s)) or s
+            out = lambda j: W.covered(said(ns[j]), quoted) < edge_cover
+            while t['j1'] > t['j0'] and out(t['j0']): t['j0'] += 1
+            while t['j1'] > t['j0'] and out(t['j1']): t['j1'] -= 1
+            gold = ' '.join(ns[t['j0']:t['j1'] + 1])
+            while t['i1'] > t['i0'] and W.covered(cs[t['i0']], gold) < 0.5: t['i0'] += 1
+            while t['i1'] > t['i0'] and W.covered(cs[t['i1']], gold) < 0.5: t['i1'] -= 1
+            return t
+        return [(W, 'edge_trim', edge_trim)]
+    if name == 'two-rare-words':
+        def build_window(block, cs, quoted, ns, *a, **k):
+            w, why = build(block, cs, quoted, ns, *a, **k)
+            book = k.get('book_grams', a[7] if len(a) > 7 else None)
+            if w is None or book is None: return w, why
+            gold = {W.word_stem(x) for x in W.norm(' '.join(ns[w['start']:w['start'] + w['n']])).split() if len(x) >= 5 and x.isalpha() and x not in STOP}
+            ctx = {W.word_stem(x) for x in W.norm(' '.join(w['left'] + w['right'])).split()}
+            return (None, 'leakage') if sum(book.stems[s] <= 5 for s in gold & ctx) >= 2 else (w, why)
+        return [(W, 'build_window', build_window)]
+    if name == 'other-text':
+        def build_window(block, cs, quoted, ns, *a, **k):
+            w, why = build(block, cs, quoted, ns, *a, **k)
+            if w is None: return w, why
+            para, inline = k.get('para', a[2] if len(a) > 2 else None), k.get('inline', a[3] if len(a) > 3 else None)
+            marks = W.marked_text(w['i0'], w['i0'], cs, para, inline)
+            if not marks: return w, why
+            gold = ' '.join(ns[w['start']:w['start'] + w['n']])
+            grams = {g for x in ns for g in W.word_ngrams(x)}
+            other = sum(r.count(' ') + 1 for r in W.beyond(W.unbracketed(marks), gold) if W.novel_share(r, grams) < W.NOVEL_SHARE)
+            return (None, 'the critic quotes another text') if other >= max(12, 2 * len(W.words(gold))) else (w, why)
+        return [(W, 'build_window', build_window)]
+    if name == 'without-marks': return [(W, 'marked_text', lambda *a, **k: None)]
+    if name == 'without-quoted-word':
+        d = W.rare_echo.__defaults__
+        return [(W.rare_echo, '__defaults__', d[:-1] + (0,))]
+    raise ValueError(f'unknown variant {name!r}; choose from {VARIANTS}')
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--variants', nargs='+', default=list(VARIANTS), choices=VARIANTS)
+    ap.add_argument('--samples', nargs='+', default=['tune', 'tune2', 'tune3', 'tune4', 'tune5', 'tune6', 'tune7', 'fresh'])
+    a = ap.parse_args()
+    root = Path(__file__).resolve().parents[1]; sys.path.insert(0, str(root))
+    import pandas as pd
+    import relic_nb.relic.windows as W
+    from relic_nb.config import get_profile
+    from relic_nb.relic.dataset_checks import window_key
+    prof = get_profile('pd'); s = prof.windows
+    def build():
+        novels = {}
+        win = W.build_windows(prof, s.context, s.max_quote, s.edge_cover, s.require_marked, s.exact_words, novels)[0]
+        return {r.id: window_key(r.left, novels[r.novel][r.start:r.start + r.n], r.right) for r in win.itertuples()}
+    files = [root/'data'/'annotations'/f'pd_strict_{n}.tsv' for n in a.samples]
+    lab = pd.concat([pd.read_csv(f, sep='\t', dtype=str, keep_default_na=False) for f in files if f.exists()])
+    read = {(r.id, r.window): r.label for r in lab.itertuples()}
+    today = build()
+    known = {i: read[(i, k)] for i, k in today.items() if (i, k) in read}
+    print(f'today: {len(today)} windows, {len(known)} of them read as they are ({", ".join(a.samples)})')
+    for name in a.variants:
+        undo = [(o, n, getattr(o, n)) for o, n, _ in patches(W, name)]
+        for o, n, v in patches(W, name): setattr(o, n, v)
+        try: now = build()
+        finally:
+            for o, n, v in undo: setattr(o, n, v)
+        gone = [i for i in today if today[i] != now.get(i)]           # removed, or changed (its reading no longer holds)
+        got = [i for i in now if today.get(i) != now[i]]
+        labels = pd.Series([known[i] for i in gone if i in known], dtype=object).value_counts().to_dict()
+        print(f'{name}: {len(now)} windows; {len(gone)} of today\'s removed or changed, {len(got)} new or changed; '
+              f'of those removed or changed, read as: {labels}')
+
+if __name__ == '__main__': main()
