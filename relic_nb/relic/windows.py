@@ -267,10 +267,13 @@ def edge_trim(b:dict, critic_sents:list[str], novel_sents:list[str], edge_cover:
     while b['j1'] + 1 < len(novel_sents) and covered(novel_sents[b['j1'] + 1], text, EDGE_RUN) >= edge_cover: b['j1'] += 1  # of the novel's
     while b['j1'] > b['j0'] and covered(novel_sents[b['j0']], text, EDGE_RUN) < edge_cover: b['j0'] += 1
     while b['j1'] > b['j0'] and covered(novel_sents[b['j1']], text, EDGE_RUN) < edge_cover: b['j1'] -= 1
-    if quoted and (in_prose or not any(has_quote_mark(x) for x in novel_sents[b['j0']:b['j1'] + 1])):   # narration the critic copies outside the
-        outside = lambda j: covered(novel_sents[j], quoted) < edge_cover and not (in_prose and has_quote_mark(novel_sents[j]))   # marks is not quoted (round 7); where the
-        while b['j1'] > b['j0'] and outside(b['j0']): b['j0'] += 1                              # novel has marks of its own (dialogue), the
-        while b['j1'] > b['j0'] and outside(b['j1']): b['j1'] -= 1                              # critic's may be those, tags outside them
+    # Narration the critic copies outside the marks is not quoted (round 7). Where the gold has marks of its own (dialogue), a block
+    # set off may copy the novel's marks with its tags outside them: nothing is cut then. In the critic's own paragraph the marks are
+    # the critic's: every narration edge they do not hold is cut, the dialogue edges stay (round 8).
+    if quoted and (in_prose or not any(has_quote_mark(x) for x in novel_sents[b['j0']:b['j1'] + 1])):
+        outside = lambda j: covered(novel_sents[j], quoted) < edge_cover and not (in_prose and has_quote_mark(novel_sents[j]))
+        while b['j1'] > b['j0'] and outside(b['j0']): b['j0'] += 1
+        while b['j1'] > b['j0'] and outside(b['j1']): b['j1'] -= 1
     gold = ' '.join(novel_sents[b['j0']:b['j1'] + 1])
     while b['i1'] > b['i0'] and covered(critic_sents[b['i0']], gold) < 0.5: b['i0'] += 1
     while b['i1'] > b['i0'] and covered(critic_sents[b['i1']], gold) < 0.5: b['i1'] -= 1
