@@ -195,7 +195,7 @@ def relic_files(profile:str|Profile)->tuple[dict[str, bytes|Path], pd.DataFrame]
                              novel_sentence=q.start, n=q.n, left_sentences=q.left.map(len), right_sentences=q.right.map(len)))
     files['provenance/windows.csv'] = csv_bytes(prov)
     files['provenance/blocks.csv'] = P.processed/'blocks.csv'
-    for t in ('alignment_recall.csv', 'alignment_precision.csv'):
+    for t in ('alignment_recall.csv', 'alignment_precision.csv', 'strict_verdicts.csv'):
         if (P.results/t).exists(): files[f'noise/{t}'] = P.results/t
     return files, q
 
@@ -262,13 +262,13 @@ def relic_figures(q:pd.DataFrame, files:dict)->dict:
     by_novel = q.groupby(['novel', 'split'], sort=False).agg(windows=('id', 'size'), critics=('critic', 'nunique'), title=('title', 'first')).reset_index()
     by_novel['sentences'] = by_novel.title.map(sents)
     blocks = pd.read_csv(io.BytesIO(Path(files['provenance/blocks.csv']).read_bytes()))
-    noise = {t: pd.read_csv(io.BytesIO(Path(files[f'noise/{t}']).read_bytes())) for t in ('alignment_recall.csv', 'alignment_precision.csv')
+    noise = {t: pd.read_csv(io.BytesIO(Path(files[f'noise/{t}']).read_bytes()), keep_default_na=False) for t in ('alignment_recall.csv', 'alignment_precision.csv', 'strict_verdicts.csv')
              if f'noise/{t}' in files}
     return dict(table1=table1, splits=splits, beir=pd.DataFrame(beir, columns=['split', 'n', 'queries', 'docs']),
                 quote_sentences=q.n.value_counts().sort_index(), quote_words=qw.describe(percentiles=[.1, .5, .9]).round(1),
                 context_words=ctx.describe(percentiles=[.1, .5, .9]).round(1), by_novel=by_novel,
                 blocks=blocks.outcome.value_counts(), recall=noise.get('alignment_recall.csv'),
-                precision=noise.get('alignment_precision.csv'), ids=set(q.id))
+                precision=noise.get('alignment_precision.csv'), verdicts=noise.get('strict_verdicts.csv'), ids=set(q.id))
 
 def gandalf_figures(t:dict)->dict:
     "The datasheet's figures of GANDALF-PD, from the tables `gandalf_files` returns."
@@ -368,10 +368,16 @@ def relic_datasheet(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
                   f"{100 * (1 - rec.set_index('outcome').share.get('missed', 0)):.1f}% of them; `missed` are quotations the alignment did "
                   f"not find, the other outcomes say why a found one is not an example (`noise/alignment_recall.csv`):\n\n{_md(rec)}"
                   if rec is not None else 'No recall scan was run for this profile.')
-    prec_txt = (f"A person read {len(prec)} windows drawn at random (seeded) and judged {int((prec.verdict == 'ok').sum())} of them real "
+    prec_txt = (f"A reader read {len(prec)} windows drawn at random (seeded) and judged {int((prec.verdict == 'ok').sum())} of them real "
                 f"quotations of the passage with the critic's own claims around them "
                 f"({100 * (prec.verdict == 'ok').mean():.0f}%; `noise/alignment_precision.csv` holds the verdicts and notes)."
                 if prec is not None else 'No precision labels exist for this profile (the windows have not been read by a person).')
+    ver = f.get('verdicts')
+    if ver is not None and len(ver):
+        n_read, n_ok = len(set(ver.id) & f['ids']), int(ver[ver.id.isin(f['ids'])].label.eq('ok').sum())
+        prec_txt += (f" Over the rounds of the strict check, {n_read:,} of the {len(f['ids']):,} windows were read as they are now, "
+                     f"{n_ok:,} of them `ok` ({100 * n_ok / max(n_read, 1):.1f}%); `noise/strict_verdicts.csv` holds each one's label "
+                     "(`ok`, `partial`, `bad_context`, `wrong_quote`, `leak`) and note: keep the `ok` ones for a benchmark without the known noise.")
     ok = int(checks.match.sum())
     return head + f"""
 # RELiC-PD {version}
@@ -387,7 +393,7 @@ quoted passage among all passages of the same length in the novel. Built by the 
   official RELiC release cannot be downloaded or redistributed. RELiC-PD is smaller than RELiC
   ({t['total examples']:,} examples against 78,574) but every text in it may be redistributed.
 - **Who created it?** The `relic-nb` compendium's pipeline (notebooks `01_corpus` to `06_dataset_checks`), mechanically;
-  no person wrote or selected examples.{' One person read the precision sample (see Known noise).' if f['precision'] is not None else ''}
+  no person wrote or selected examples.{' Readers read the windows strictly, each beside the text of its critic and of its novel (see Known noise).' if f['precision'] is not None else ''}
 
 ## Composition
 - **What do the instances represent?** One example per aligned quotation: up to four sentences of the critic's text

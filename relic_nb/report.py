@@ -247,9 +247,9 @@ VERIFIED_FILES = ('table3_verified.csv', 'table3_paired_verified.csv')
 
 def verified_tables(profile:str|Profile, runs:list, # (model, L, R, per-quote ranks) of Table 3
                    )->tuple[pd.DataFrame|None, pd.DataFrame|None]:
-    "Table 3's intervals (recall and mean rank) and paired comparisons again, on the test quotes that a strict reading holds as `ok` (06's labels, `profile_verdicts`): do the windows that are not what they claim move its conclusions? (None, None) where no test quote is read so."
-    from relic_nb.relic.dataset_checks import profile_verdicts
-    v = profile_verdicts(profile); ok = set(v.id[v.label == 'ok'])
+    "Table 3's intervals (recall and mean rank) and paired comparisons again, on the test quotes that a strict reading holds as `ok` (06's `strict_verdicts.csv`): do the windows that are not what they claim move its conclusions? (None, None) where no test quote is read so."
+    from relic_nb.relic.dataset_checks import read_verdicts
+    v = read_verdicts(profile); ok = set(v.id[v.label == 'ok']) if v is not None else set()
     if not runs or not ok & set(runs[0][3].id): return None, None
     sub = [(m, L, R, pq[pq.id.isin(ok)].reset_index(drop=True)) for m, L, R, pq in runs]
     iv = table3_intervals(profile, sub)

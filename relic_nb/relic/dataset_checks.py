@@ -17,7 +17,7 @@ __all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'SAMPLES', 'sha
            'window_key', 'all_windows', 'precision_sample', 'RawText', 'locate', 'critic_extent', 'critic_excerpt',
            'novel_neighbours', 'window_markdown', 'wilson', 'current_labels', 'read_strict_labels', 'precision_table',
            'reader_agreement', 'labels_from_markdown', 'with_sources', 'strict_labels', 'sample_markdown',
-           'strict_verdicts', 'profile_verdicts', 'run_checks']
+           'strict_verdicts', 'read_verdicts', 'run_checks']
 
 # %% ../../nbs/06_dataset_checks.ipynb #28279f29
 def shared_runs(critics:dict[str, list[str]], # critic -> its words
@@ -312,19 +312,18 @@ SAMPLES = ('tune', 'tune2', 'tune3', 'tune4', 'tune5', 'tune6', 'tune7', 'fresh'
 def strict_verdicts(windows:list[dict], # `all_windows`
                     label_files:dict, # sample -> its labels file, in sample order (files that do not exist are skipped)
                    )->pd.DataFrame:
-    "Every window that a strict reading holds as it is now (its text unchanged since it was read): id, split, label, sample; where two samples hold it, the later one's label."
-    cols = ['id', 'split', 'label', 'sample']
+    "Every window that a strict reading holds as it is now (its text unchanged since it was read): id, split, label, note, sample; where two samples hold it, the later one's label."
+    cols = ['id', 'split', 'label', 'note', 'sample']
     keys, split = {w['id']: w['key'] for w in windows}, {w['id']: w['split'] for w in windows}
     parts = [current_labels(f, keys)[0].reset_index().assign(sample=name) for name, f in label_files.items() if Path(f).exists()]
     if not parts: return pd.DataFrame(columns=cols)
     v = pd.concat(parts).drop_duplicates('id', keep='last')
     return v.assign(split=v.id.map(split))[cols].reset_index(drop=True)
 
-def profile_verdicts(profile:str|Profile)->pd.DataFrame:
-    "`strict_verdicts` of a profile's RELiC files and its samples' labels files (empty before 05 has run, or without labels)."
-    P = paths(profile)
-    if not (P.processed/'relic'/'test.json').exists(): return strict_verdicts([], {})
-    return strict_verdicts(all_windows(P.processed/'relic'), {n: strict_labels(profile, n) for n in SAMPLES})
+def read_verdicts(profile:str|Profile)->pd.DataFrame|None:
+    "06's `strict_verdicts.csv`: every window of the profile that a strict reading holds as it is (None where none is, or before 06 has run)."
+    f = paths(profile).results/'strict_verdicts.csv'
+    return pd.read_csv(f, dtype=str, keep_default_na=False) if f.exists() else None
 
 def run_checks(profile:str|Profile)->dict:
     "The recall scan and the strict precision samples (and their precision, where current labels cover them); writes their tables."
@@ -366,5 +365,8 @@ def run_checks(profile:str|Profile)->dict:
     else: (P.results/'strict_agreement.csv').unlink(missing_ok=True)
     if 'fresh' in labelled: write_csv(labelled['fresh'].rename(columns={'label': 'verdict'})[['id', 'verdict', 'note']], P.results/'alignment_precision.csv')
     else: (P.results/'alignment_precision.csv').unlink(missing_ok=True)
+    verdicts = strict_verdicts(windows, {n: strict_labels(prof, n) for n in SAMPLES})      # every window read as it is, whichever sample
+    if len(verdicts): write_csv(verdicts.sort_values('id', ignore_index=True), P.results/'strict_verdicts.csv')   # (12 and 13 read it)
+    else: (P.results/'strict_verdicts.csv').unlink(missing_ok=True)
     return dict(runs=acc, recall=recall, accounted=accounted, samples=samples, labels=labelled, stale=stale, notes=notes, precision=table,
                 agreement=pd.concat(agree) if agree else None)
