@@ -30,7 +30,7 @@ def main():
     print(f'today (RARE_WORD={W.RARE_WORD}): {len(today)} windows; {len(lab.index.intersection(list(today)))} of them read in {", ".join(a.samples)}')
     rare_defaults, unquoted_defaults = W.rare_echo.__defaults__, W.unquoted_echo.__defaults__
     for mw in a.max_word:
-        W.rare_echo.__defaults__, W.unquoted_echo.__defaults__ = (rare_defaults[0], mw), (mw,)
+        W.rare_echo.__defaults__, W.unquoted_echo.__defaults__ = (rare_defaults[0], mw) + rare_defaults[2:], (mw,)
         gone = today - build()
         read = lab.label.reindex(sorted(gone)).dropna()
         print(f'RARE_WORD={mw}: drops {len(gone)} more windows; {len(read)} of them read: {read.value_counts().to_dict()}')
