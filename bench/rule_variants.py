@@ -104,7 +104,8 @@ def main():
         gone = [i for i in today if today[i] != now.get(i)]           # removed, or changed (its reading no longer holds)
         got = [i for i in now if today.get(i) != now[i]]
         labels = pd.Series([known[i] for i in gone if i in known], dtype=object).value_counts().to_dict()
+        back = pd.Series([read[(i, now[i])] for i in got if (i, now[i]) in read], dtype=object).value_counts().to_dict()
         print(f'{name}: {len(now)} windows; {len(gone)} of today\'s removed or changed, {len(got)} new or changed; '
-              f'of those removed or changed, read as: {labels}')
+              f'of those removed or changed, read as: {labels}; of those new or changed, read before (as they would be) as: {back}')
 
 if __name__ == '__main__': main()
