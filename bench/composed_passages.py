@@ -33,7 +33,7 @@ def main():
     import torch
     from relic_nb.config import autocast
     from relic_nb.relic.windows import load_relic
-    from relic_nb.relic.retrieval import CandidateSet, gold_ranks, model_path, parse_context, quotes_table, zero_shot_retriever
+    from relic_nb.relic.retrieval import CandidateSet, gold_ranks, model_path, parse_context, prefix_sums, quotes_table, run_means, unit, zero_shot_retriever
     torch.set_num_threads(a.threads)
     data = load_relic('pd', 'test')
     L, R = parse_context(a.context)
@@ -43,7 +43,6 @@ def main():
     from sentence_transformers import SentenceTransformer
     st = SentenceTransformer(model_path('all-MiniLM-L6-v2'), device='cpu')
     body, pool = st[0], st[1]                      # the transformer and the mean pooling, without the final normalisation
-    unit = lambda X: X / np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1e-12)
     ranks, cosines, work = {'stage': [], 'composed': [], 'mean': [], 'weighted': []}, {'composed': [], 'mean': [], 'weighted': []}, dict(texts_stage=0, texts_composed=0, tokens_stage=0, tokens_composed=0, seconds_composed=0.0, seconds_mean=0.0)
     for book in sorted(set(q.book)):
         sents = data[book]['sentences']
@@ -55,19 +54,18 @@ def main():
                 idx = order[i:i + 64]; f = st.preprocess([sents[j] for j in idx])
                 M[idx] = pool(body(dict(f)))['sentence_embedding'].float().numpy(); N[idx] = f['attention_mask'].sum(1).numpy()
         work['seconds_composed'] += time.time() - t0; work['texts_composed'] += len(sents); work['tokens_composed'] += int(N.sum())
-        S = np.vstack([np.zeros((1, 384)), np.cumsum(M * N[:, None], 0)]); C = np.concatenate([[0], np.cumsum(N)])
+        tokens = prefix_sums(M, N)                     # mean-pooled vectors weighted by their tokens: the passage's token mean
         t0 = time.time(); U = unit(dr.embed(dr.spec['candidates'], list(sents))); work['seconds_mean'] += time.time() - t0   # the stage's path, one sentence a text
-        W = np.vstack([np.zeros((1, 384)), np.cumsum(U.astype(np.float64) * N[:, None], 0)])   # weighted by token count
-        U = np.vstack([np.zeros((1, 384)), np.cumsum(U.astype(np.float64), 0)])
+        plain, weighted_sums = prefix_sums(U), prefix_sums(U, N)   # the unit sentence vectors, equally and by token count
         for n, g in q[q.book == book].groupby('n'):
             cs = CandidateSet(book, int(n), sents, data[book]['candidates'][f'{n}_sentence'])
             starts = np.asarray(cs.starts)
-            composed = unit(((S[starts + n] - S[starts]) / (C[starts + n] - C[starts])[:, None]).astype(np.float32))
-            mean = unit(((U[starts + n] - U[starts]) / n).astype(np.float32))     # the mean of the sentences' unit vectors (search.compose)
-            weighted = unit((W[starts + n] - W[starts]).astype(np.float32))       # their mean weighted by token counts
+            composed = unit(run_means(tokens, starts, n))
+            mean = unit(run_means(plain, starts, n))         # the mean of the sentences' unit vectors (the evidence search's)
+            weighted = unit(run_means(weighted_sums, starts, n))   # their mean weighted by token counts (07's `passages='composed'`)
             stage = unit(dr.embed(dr.spec['candidates'], cs.texts))          # the stage's vectors, from its cache
             Q = unit(dr.embed(dr.spec['query'], list(g['query'])))
-            work['texts_stage'] += len(starts); work['tokens_stage'] += int(C[starts + n].sum() - C[starts].sum())
+            work['texts_stage'] += len(starts); work['tokens_stage'] += int(tokens[1][starts + n].sum() - tokens[1][starts].sum())
             for k, V in (('stage', stage), ('composed', composed), ('mean', mean), ('weighted', weighted)): ranks[k].append(gold_ranks(Q @ V.T, g['gold'].values))
             for k, V in (('composed', composed), ('mean', mean), ('weighted', weighted)): cosines[k].append((V[g['gold'].values] * stage[g['gold'].values]).sum(1))
     if dr.encoded: print(f'note: {dr.encoded} texts were not in the cache and were encoded now (run 07_retrieval first for the stage\'s own vectors)')
