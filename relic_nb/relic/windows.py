@@ -22,12 +22,12 @@ __all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'RETELL_SHARE', 'N
            'SET_OFF_WORDS', 'OTHER_TEXT', 'FRAGMENT_TEXT', 'LOOKBACK_FRAGMENT', 'VARIANT_HEADING', 'ATTRIBUTION',
            'SPLIT_NEAR', 'RUN_ON_WORDS', 'RUN_ON_EDGE', 'RUN_ON_GAP', 'MARKED_WORDS', 'QUOTE_EXTRA', 'LEAD_WORDS',
            'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'novel_share', 'word_stem', 'BookText', 'novel_grams',
-           'quoted_spans', 'rare_echo', 'unquoted_echo', 'gives_away', 'heading_led', 'unbracketed', 'has_quote_mark',
-           'opening_quote', 'lead_in', 'tail_out', 'inside_quotes', 'is_marked', 'set_off', 'marked_spans',
-           'marked_text', 'beyond', 'edge_trim', 'runs_on', 'continues_quote', 'lead_only', 'build_window',
-           'build_windows', 'outcomes_by_source', 'to_relic', 'RelicFormatError', 'validate_relic', 'write_relic',
-           'read_relic', 'relic_file', 'load_relic', 'query_text', 'write_beir', 'table1', 'windows_by_novel',
-           'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
+           'quoted_spans', 'names_in', 'rare_echo', 'unquoted_echo', 'gives_away', 'heading_led', 'unbracketed',
+           'has_quote_mark', 'opening_quote', 'lead_in', 'tail_out', 'inside_quotes', 'is_marked', 'paragraphs_of',
+           'set_off', 'marked_spans', 'marked_text', 'beyond', 'edge_trim', 'runs_on', 'continues_quote', 'lead_only',
+           'build_window', 'build_windows', 'outcomes_by_source', 'to_relic', 'RelicFormatError', 'validate_relic',
+           'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text', 'write_beir', 'table1',
+           'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
 
 # %% ../../nbs/05_windows.ipynb #af11bd33
 FRAGMENT_WORDS = 6    # shortest fragment of a quote sentence that counts as giving it away
@@ -87,16 +87,20 @@ def quoted_spans(s:str)->list[str]:
     "The texts inside a sentence's quotation marks (double, or single ones that are not apostrophes)."
     return [next(g for g in m.groups() if g) for m in _SPAN.finditer(s)]
 
+def names_in(s:str)->set[str]:
+    "The words of `s` that only occur capitalised there (names, in lower case): 'Rochester' in 'They saw Rochester Castle', not 'The' beside 'the'."
+    return {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", s)} - {w.lower() for w in re.findall(r"\b[a-z]+", s)}
+
 def rare_echo(context:str, gold:str, book:BookText, max_count:int=RARE_RUN, max_word:int=RARE_WORD, max_quoted:int=RARE_QUOTED)->list[str]:
     "The gold's own phrases and words a context sentence repeats: runs of three words it shares with the gold that occur at most `max_count` times in the novel, pairs of such words inside its quotation marks (a critic who re-quotes 'gliding silently'), each with a word of 4+ letters that is not a stop word; a single word of the gold of 4+ letters, not a stop word or a name, inside its quotation marks, whose stem the novel has at most `max_quoted` times (Austen-Leigh's note on the reading 'quizzes', Hughes's 'inspired'); and words of 5+ letters, lower case in the context, whose stem the novel has at most `max_word` times, all in the gold ('griffins' after the one griffin of *Adam Bede*)."
-    names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", context)} - {w.lower() for w in re.findall(r"\b[a-z]+", context)}
+    names = names_in(context)
     def content(g):                                    # two words that are not stop words, one of 4+ letters, not all of them names
         c = [w for w in g if w.isalpha() and w not in ENGLISH_STOP_WORDS]
         return len(c) >= min(2, len(g)) and any(len(w) >= 4 for w in c) and not all(w in names for w in c)
     gw, cw = norm(gold).split(), norm(context).split()
     g3 = set(zip(gw, gw[1:], gw[2:]))
     out = {' '.join(t) for t in zip(cw, cw[1:], cw[2:]) if t in g3 and content(t) and book.runs[hash(t)] <= max_count}
-    g2, g1 = set(zip(gw, gw[1:])), set(gw) - ({w.lower() for w in re.findall(r"\b[A-Z][a-z]+", gold)} - {w.lower() for w in re.findall(r"\b[a-z]+", gold)})
+    g2, g1 = set(zip(gw, gw[1:])), set(gw) - names_in(gold)
     for q in quoted_spans(context):
         qw = norm(q).split()
         out |= {' '.join(t) for t in zip(qw, qw[1:]) if t in g2 and content(t) and book.pairs[hash(t)] <= max_count}
@@ -202,11 +206,16 @@ def is_marked(i0:int, i1:int, critic_sents:list[str], para:list[int]|None=None, 
     if inside_quotes(i0, critic_sents, para): return True
     return set_off(i0, i1, critic_sents, para)
 
-def set_off(i0:int, i1:int, critic_sents:list[str], para:list[int])->bool:
-    "Whether sentences i0..i1 are a block set off as its own paragraph(s): any other sentence there has at most `SET_OFF_WORDS` words (an ellipsis, a page reference)."
-    k0, k1 = i0, i1                                       # the paragraph(s) the quotation lies in
+def paragraphs_of(i0:int, i1:int, para:list[int])->tuple[int, int]:
+    "The first and last sentence of the paragraph(s) that sentences i0..i1 lie in."
+    k0, k1 = i0, i1
     while k0 > 0 and para[k0 - 1] == para[i0]: k0 -= 1
     while k1 + 1 < len(para) and para[k1 + 1] == para[i1]: k1 += 1
+    return k0, k1
+
+def set_off(i0:int, i1:int, critic_sents:list[str], para:list[int])->bool:
+    "Whether sentences i0..i1 are a block set off as its own paragraph(s): any other sentence there has at most `SET_OFF_WORDS` words (an ellipsis, a page reference)."
+    k0, k1 = paragraphs_of(i0, i1, para)
     return all(len(words(critic_sents[k])) <= SET_OFF_WORDS for k in list(range(k0, i0)) + list(range(i1 + 1, k1 + 1)))
 
 MARKED_WORDS = 5      # a stretch in quotation marks this long (words) is a quotation, not a title quoted inside one (round 7)
@@ -236,9 +245,7 @@ def marked_spans(text:str)->list[tuple[int, int]]:
 
 def marked_text(i0:int, i1:int, critic_sents:list[str], para:list[int]|None=None, inline:list[bool]|None=None)->str|None:
     "What the critic's quotation marks hold of a quotation in sentences i0..i1: the text from the first quoted stretch of their paragraph(s) that overlaps them to the last (past their edges; a speech tag between two stretches included; an inline quotation cut out by 04 is one); None when no stretch of `MARKED_WORDS`+ words does (no marks: a block set off, an unmarked match; or only a title quoted inside: 'Rule Britannia')."
-    k0, k1 = i0, i1
-    while para is not None and k0 > 0 and para[k0 - 1] == para[i0]: k0 -= 1
-    while para is not None and k1 + 1 < len(critic_sents) and para[k1 + 1] == para[i1]: k1 += 1
+    k0, k1 = paragraphs_of(i0, i1, para) if para is not None else (i0, i1)
     pieces = [f'“{s}”' if inline and inline[k] else s for k, s in zip(range(k0, k1 + 1), critic_sents[k0:k1 + 1])]
     at = [0]
     for s in pieces: at.append(at[-1] + len(s) + 1)
@@ -334,7 +341,8 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
         extended += 1
     whole = dict(b)                                        # the whole quotation, before its edges are measured
     marks = marked_text(b['i0'], b['i1'], critic_sents, para, inline)
-    t = edge_trim(b, critic_sents, novel_sents, edge_cover, unbracketed(marks) if marks else None, para is not None and not set_off(b['i0'], b['i1'], critic_sents, para))
+    marks = unbracketed(marks) if marks else None          # the critic's bracketed insertions are not the quotation
+    t = edge_trim(b, critic_sents, novel_sents, edge_cover, marks, para is not None and not set_off(b['i0'], b['i1'], critic_sents, para))
     cut = lambda i: covered(critic_sents[i], ' '.join(novel_sents[max(0, b['j0'] - 1):b['j1'] + 2])) >= 0.5   # a trimmed sentence that is the novel's text
     start_l, start_r = t['i0'] - 1, t['i1'] + 1          # fragments of the quotation cut off its edges are neither gold nor context
     while start_l >= b['i0'] and cut(start_l) and not (para is not None and para[start_l] != para[t['i0']]): start_l -= 1   # a lead-in paragraph stays
@@ -347,8 +355,8 @@ def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic s
     if any(covered(x, ctext, EDGE_RUN) < edge_cover for x in gold[1:-1]): return None, 'not one passage'   # the critic skipped a sentence inside it
     if runs_on(b, critic_sents, novel_sents): return None, 'part of a longer quotation'    # into a novel sentence that is not gold
     if marks:                                                              # the marks hold more of the novel than the gold: the quotation goes on
-        grams = book_grams if book_grams is not None else {g for x in novel_sents for g in word_ngrams(x)}
-        runs = beyond(unbracketed(marks), ' '.join(gold)); size = [r.count(' ') + 1 for r in runs]
+        grams = book_grams if book_grams is not None else novel_grams(novel_sents)
+        runs = beyond(marks, ' '.join(gold)); size = [r.count(' ') + 1 for r in runs]
         more = [novel_share(r, grams) * k for r, k in zip(runs, size)]   # the novel's words in each stretch beyond the gold
         if sum(m for m, k in zip(more, size) if m >= NOVEL_SHARE * k) >= QUOTE_EXTRA: return None, 'part of a longer quotation'
     if require_marked and not is_marked(whole['i0'], whole['i1'], critic_sents, para, inline) \
