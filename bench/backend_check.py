@@ -11,8 +11,9 @@ and mean rank with bootstrap intervals, and the paired difference with its inter
 import argparse, time
 import pandas as pd
 from relic_nb.config import get_profile, paths, pick_device
-from relic_nb.relic.retrieval import DenseRetriever, evaluate, read_ranks, parse_context, KS
-from relic_nb.relic.windows import load_relic
+from relic_nb.relic.retrieval import DenseRetriever
+from relic_nb.relic.task import evaluate_retriever, read_ranks, parse_context, KS
+from relic_nb.relic.task import load_relic
 from relic_nb.stats import ranks_intervals, compare_runs
 
 ap = argparse.ArgumentParser(); ap.add_argument('--profile', default='pd'); ap.add_argument('--contexts', nargs='+', default=['4/4', '1/1'])
@@ -24,7 +25,7 @@ dr = DenseRetriever('all-MiniLM-L6-v2', cache=P.cache/'embeddings', device=pick_
 s = prof.report
 for ctx in a.contexts:
     L, R = parse_context(ctx)
-    t0 = time.time(); torch_ranks = evaluate(dr, test, L, R, top=0).assign(model='torch bf16', L=L, R=R); t = time.time() - t0
+    t0 = time.time(); torch_ranks = evaluate_retriever(dr, test, L, R, top=0).assign(model='torch bf16', L=L, R=R); t = time.time() - t0
     onnx = read_ranks(prof, 'all-MiniLM-L6-v2', L, R)
     if onnx is None: raise SystemExit(f'no ranks file of all-MiniLM-L6-v2 {ctx}: run 07_retrieval of the {a.profile} profile first')
     onnx = onnx.assign(model=f'{prof.retrieval.backend}')

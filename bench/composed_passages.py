@@ -32,8 +32,9 @@ def main():
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     import torch
     from relic_nb.config import autocast
-    from relic_nb.relic.windows import load_relic
-    from relic_nb.relic.retrieval import CandidateSet, gold_ranks, model_path, parse_context, prefix_sums, quotes_table, run_means, unit, zero_shot_retriever
+    from relic_nb.relic.task import load_relic
+    from relic_nb.relic.retrieval import model_path, prefix_sums, run_means, unit, zero_shot_retriever
+    from relic_nb.relic.task import CandidateSet, gold_ranks, parse_context, quotes_table
     torch.set_num_threads(a.threads)
     data = load_relic('pd', 'test')
     L, R = parse_context(a.context)

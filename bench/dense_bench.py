@@ -16,7 +16,7 @@ import numpy as np
 def speed(steps:int):
     import torch
     from relic_nb.relic.dense_relic import DualEncoder, QuoteVectors, dense_config, pairs_table, _tokenizer, BookBatchSampler
-    from relic_nb.relic.windows import load_relic
+    from relic_nb.relic.task import load_relic
     from relic_nb.config import paths
     torch.set_num_threads(2); torch.manual_seed(0)
     data = load_relic('pd', 'train')
@@ -50,7 +50,7 @@ TRAIN = '''
 import sys, torch
 torch.set_num_threads(2)
 from relic_nb.relic.dense_relic import train_dense, dense_config
-from relic_nb.testing import TINY_ROBERTA
+from relic_nb.fixtures import TINY_ROBERTA
 cfg = dense_config('pd', '1/1', model='all-MiniLM-L6-v2', pooling='cls', normalize=False, scale=1.0, train_quote_encoder=True,
                    freeze_layers=0, extra_negatives=0, max_context_tokens=128, max_quote_tokens=128,   # the tiny model has 128 positions
                    epochs=1, patience=1, checkpoint_every=5, val_pool=50)

@@ -32,8 +32,9 @@ def linear_variants(epochs_list, lr=1e-3, seed=0):
     "A linear map (identity at start) on frozen context vectors, trained like dense-RELiC; test ranks per setting."
     import torch
     from relic_nb.config import get_profile, paths
-    from relic_nb.relic.windows import load_relic
-    from relic_nb.relic.retrieval import DenseRetriever, evaluate, quotes_table
+    from relic_nb.relic.task import load_relic
+    from relic_nb.relic.retrieval import DenseRetriever
+    from relic_nb.relic.task import evaluate_retriever, quotes_table
     from relic_nb.relic.dense_relic import (dense_config, pairs_table, val_pool, QuoteVectors, BookBatchSampler, contrastive_loss,
                                 overlap_mask)
     prof, P = get_profile('pd'), paths('pd')
@@ -64,7 +65,7 @@ def linear_variants(epochs_list, lr=1e-3, seed=0):
                 opt.zero_grad(); loss.backward(); opt.step()
         with torch.no_grad(): Ct = norm(W(torch.from_numpy(C['test'])).numpy())
         ctx = dict(zip(pairs['test'].id, Ct))
-        pq = evaluate(lambda cs, g: np.stack([ctx[i] for i in g.id]) @ norm(qv(cs.texts)).T, data['test'], 4, 4, top=0,
+        pq = evaluate_retriever(lambda cs, g: np.stack([ctx[i] for i in g.id]) @ norm(qv(cs.texts)).T, data['test'], 4, 4, top=0,
                       quotes=quotes_table(data['test'], 4, 4))
         report(f'linear map, {epochs} epochs, lr {lr:g}', pq['rank'])
 
@@ -72,8 +73,8 @@ def linear_variants(epochs_list, lr=1e-3, seed=0):
 def trained_variant(overrides:dict, out:Path):
     "Train pd 4/4 with `overrides` into `out`, print its val history and its test ranks."
     from relic_nb.config import autocast, paths
-    from relic_nb.relic.windows import load_relic
-    from relic_nb.relic.retrieval import evaluate
+    from relic_nb.relic.task import load_relic
+    from relic_nb.relic.task import evaluate_retriever
     from relic_nb.relic.dense_relic import dense_config, train_dense, DenseRelicRetriever
     kw = dict(overrides); ctx = kw.pop('context', '4/4')
     cfg = dense_config('pd', ctx, **kw); print(cfg, flush=True)
@@ -83,7 +84,7 @@ def trained_variant(overrides:dict, out:Path):
     r = DenseRelicRetriever(out/'best', cache=paths('pd').cache/'embeddings' if not cfg.train_quote_encoder else None)
     t = time.time()
     with autocast('bfloat16' if cfg.train_quote_encoder else 'float32'):   # re-encoding 64k passages: bf16 for speed
-        pq = evaluate(r, load_relic('pd', 'test'), cfg.L, cfg.R, top=0)
+        pq = evaluate_retriever(r, load_relic('pd', 'test'), cfg.L, cfg.R, top=0)
     print(f'test scoring: {time.time() - t:.0f} s')
     report(f'dense-RELiC {ctx} with {json.dumps(overrides)}', pq['rank'])
 

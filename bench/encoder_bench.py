@@ -48,7 +48,7 @@ def cpu_flags()->str:
 
 def draw_passages(n:int, seed:int=SEED)->list[str]:
     "`n` passages of 1-5 consecutive sentences from the pd test novels (segmented text), drawn with `seed`."
-    from relic_nb.relic.windows import load_relic
+    from relic_nb.relic.task import load_relic
     books = load_relic('pd', 'test')
     rng = np.random.default_rng(seed)
     names = sorted(books)
@@ -127,8 +127,9 @@ def speed(texts:list[str], threads:int, rounds:int, folder:Path, chunk:int=300):
     return df
 
 def candidate_sets(threads:int, rounds:int, blocks:int, block:int, seed:int=SEED):
-    from relic_nb.relic.windows import load_relic
-    from relic_nb.relic.retrieval import CandidateSet, DenseRetriever
+    from relic_nb.relic.task import load_relic
+    from relic_nb.relic.retrieval import DenseRetriever
+    from relic_nb.relic.task import CandidateSet
     books = load_relic('pd', 'test'); names = sorted(books)
     rng = np.random.default_rng(seed)
     sets = []
@@ -173,8 +174,9 @@ def bootstrap(ranks:dict[str, np.ndarray], n:int=1000, seed:int=SEED)->pd.DataFr
     return pd.DataFrame(rows)
 
 def ranking(books:list[str], lengths:list[int], threads:int, backend:str, folder:Path):
-    from relic_nb.relic.windows import load_relic
-    from relic_nb.relic.retrieval import DenseRetriever, OnnxEncoder, evaluate, export_onnx, quotes_table
+    from relic_nb.relic.task import load_relic
+    from relic_nb.relic.retrieval import DenseRetriever, OnnxEncoder, export_onnx
+    from relic_nb.relic.task import evaluate_retriever, quotes_table
     data = load_relic('pd', 'test')
     data = {b: data[b] for b in books}
     q = quotes_table(data, 4, 4); q = q[q.n.isin(lengths)]
@@ -189,7 +191,7 @@ def ranking(books:list[str], lengths:list[int], threads:int, backend:str, folder
             if not f.exists(): export_onnx('all-MiniLM-L6-v2', f, quantize=backend == 'onnx-int8')
             dr._models['all-MiniLM-L6-v2'] = OnnxEncoder('all-MiniLM-L6-v2', f, threads)   # the graph of part 1
         t0 = time.perf_counter()
-        pq = evaluate(dr, data, 4, 4, top=0, quotes=q)
+        pq = evaluate_retriever(dr, data, 4, 4, top=0, quotes=q)
         ranks[name] = pq['rank'].to_numpy()
         print(f'  {name}: {time.perf_counter() - t0:.1f} s ({dr.encoded:,} texts encoded)', flush=True)
     a, b = ranks.values()

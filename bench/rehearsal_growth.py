@@ -16,9 +16,10 @@ import pandas as pd
 def main(argv=None):
     from relic_nb.config import SEED
     from relic_nb.rehearsal import make_release
-    from relic_nb.relic.windows import read_relic, validate_relic
-    from relic_nb.relic.retrieval import (BM25Retriever, CandidateSet, RandomRetriever, evaluate, quotes_table, relic_key,
-                                          to_submission, validate_submission)
+    from relic_nb.relic.task import read_relic, validate_relic
+    from relic_nb.relic.retrieval import BM25Retriever, RandomRetriever
+    from relic_nb.relic.task import (CandidateSet, evaluate_retriever, quotes_table, relic_key, to_submission,
+                                     validate_submission)
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--scales', type=float, nargs='+', default=[0.1, 1.0]); ap.add_argument('--repeats', type=int, default=3)
     a = ap.parse_args(argv)
@@ -40,13 +41,13 @@ def main(argv=None):
         step('candidates: test passages', lambda: sum(len(CandidateSet(b, k, test[b]['sentences'], test[b]['candidates'][f'{k}_sentence']).texts)
                                                      for b, k in qs[['book', 'n']].drop_duplicates().itertuples(index=False)), 'passages')
         out = {}
-        def score(): out['pq'] = evaluate(RandomRetriever(SEED), test, quotes=qs); return int(out['pq'].candidates.sum())
+        def score(): out['pq'] = evaluate_retriever(RandomRetriever(SEED), test, quotes=qs); return int(out['pq'].candidates.sum())
         step('scoring: gold rank and top 100 (random scores)', score, 'quote-candidate scores')
         def submit():
             f = tmp/'submission.json'; f.write_text(json.dumps(to_submission(out['pq'])))
             validate_submission(json.loads(f.read_text()), relic_key(test)); return len(out['pq'])
         step('submissions: write, read back, validate', submit, 'quotes')
-        step('BM25 4/4 (k1 1.2, b 0.75): index and score', lambda: int(evaluate(BM25Retriever(1.2, 0.75), test, quotes=qs).candidates.sum()),
+        step('BM25 4/4 (k1 1.2, b 0.75): index and score', lambda: int(evaluate_retriever(BM25Retriever(1.2, 0.75), test, quotes=qs).candidates.sum()),
              'quote-candidate scores')
         del data, test, qs, out
     t = pd.DataFrame(rows)

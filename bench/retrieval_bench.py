@@ -16,8 +16,9 @@ import argparse, time
 import numpy as np
 import pandas as pd
 from relic_nb.config import get_profile, paths
-from relic_nb.relic.windows import load_relic
-from relic_nb.relic.retrieval import (BM25Retriever, CandidateSet, TOP, best_bm25, gold_ranks, parse_context, quotes_table, top_k)
+from relic_nb.relic.task import load_relic
+from relic_nb.relic.retrieval import BM25Retriever, best_bm25
+from relic_nb.relic.task import CandidateSet, TOP, gold_ranks, parse_context, quotes_table, top_k
 
 STAGE_CONTEXTS = '1/1,4/4,0/1,0/4,1/0,4/0'
 

@@ -122,8 +122,9 @@ def bm25_figures(a, idx, claims):
 def recall_figures(a):
     from relic_nb import search as S
     from relic_nb.config import get_profile, paths
-    from relic_nb.relic.retrieval import BM25Retriever, evaluate, recall_summary, best_bm25
-    from relic_nb.relic.windows import relic_file, load_relic
+    from relic_nb.relic.retrieval import BM25Retriever, best_bm25
+    from relic_nb.relic.task import evaluate_retriever, recall_summary
+    from relic_nb.relic.task import relic_file, load_relic
     print('== 4. composed vs whole passage vectors: recall on the RELiC test windows (dense = all-MiniLM-L6-v2 unless --model)')
     for name in a.recall.split(','):
         prof = get_profile(name)
@@ -144,7 +145,7 @@ def recall_figures(a):
             runs = [('BM25', bm), (f'{enc.name} whole', enc.retriever), (f'{enc.name} composed', comp),
                     ('hybrid (BM25 + composed)', S.HybridRetriever(bm, comp)), ('hybrid (BM25 + whole)', S.HybridRetriever(bm, enc.retriever))]
             for run, r in runs:
-                t0 = time.time(); s = recall_summary(evaluate(r, data, L, R, top=0))
+                t0 = time.time(); s = recall_summary(evaluate_retriever(r, data, L, R, top=0))
                 rows.append(dict(profile=name, context=f'{L}/{R}', ranker=run, queries=s['queries'], **{k: s[k] for k in ('recall@1', 'recall@10', 'recall@100', 'mean_rank')},
                                  seconds=round(time.time() - t0, 1)))
         print(pd.DataFrame(rows).to_string(index=False))

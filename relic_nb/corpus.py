@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, asdict
 from pathlib import Path
 import pandas as pd
 from tqdm.auto import tqdm
+from .fixtures import make_fixture_corpus
 from .config import Profile, atomic_path, get_profile, paths, corpus_mirror, gutenberg_url, parallel_map, write_csv, write_json
 
 # %% auto #0
@@ -224,11 +225,14 @@ class Corpus:
         "The corpus a profile reads: fixtures for `tiny`, else the mirror ($RELIC_NB_CORPUS) and Project Gutenberg."
         prof, P = get_profile(profile), paths(profile)
         if prof.corpus == 'fixtures':
-            from relic_nb.testing import make_fixture_corpus      # the tiny profile's texts are written by the test support
-            make_fixture_corpus(P.fixtures, seed=0)
-            return cls(load_works(P.fixtures/'works.tsv'), Mirror(P.fixtures/'corpus'))
+            return cls.from_folder(make_fixture_corpus(P.fixtures, seed=0))
         root = corpus_mirror()
         return cls(load_works(P.works), Mirror(root) if root else None, Gutenberg(P.downloads))
+
+    @classmethod
+    def from_folder(cls, folder:Path)->Corpus:
+        "The corpus laid out in `folder` as the fixtures write it: a `works.tsv` and a mirror in `corpus/`."
+        return cls(load_works(Path(folder)/'works.tsv'), Mirror(Path(folder)/'corpus'))
 
     def __repr__(self): return f'Corpus({len(self.works)} works, mirror={self.mirror}, gutenberg={self.gutenberg})'
 

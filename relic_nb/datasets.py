@@ -179,7 +179,7 @@ def relic_quotes(data:dict[str, dict], # split name -> its RELiC-format dict
 def relic_files(profile:str|Profile)->tuple[dict[str, bytes|Path], pd.DataFrame]:
     "The data files of RELiC-PD (path in the release -> bytes or file) and its examples table."
     from relic_nb.corpus import Corpus, has_role
-    from relic_nb.relic.windows import read_relic
+    from relic_nb.relic.task import read_relic
     prof, P = get_profile(profile), paths(profile)
     corpus = Corpus.for_profile(prof); w = corpus.works[has_role(corpus.works, 'relic_primary')]
     files = {f'relic/{s}.json': P.processed/'relic'/f'{s}.json' for s in RELIC_SPLITS}
@@ -604,19 +604,19 @@ class RelicPD(Release):
     "RELiC-PD: the official-format splits, examples, provenance, answer keys and BEIR folders."
     def split(self, split:str)->dict:
         "The official-format dict of `split` (book title -> sentences, candidates, quotes)."
-        from relic_nb.relic.windows import read_relic
+        from relic_nb.relic.task import read_relic
         if split not in RELIC_SPLITS: raise ValueError(f"RELiC-PD's splits are {', '.join(RELIC_SPLITS)}, not {split!r}.")
         return read_relic(self.root/'relic'/f'{split}.json')
     def examples(self, split:str)->pd.DataFrame: return pd.DataFrame(self.jsonl(f'quotes/{split}.jsonl'))
     def provenance(self)->pd.DataFrame: return pd.read_csv(self.root/'provenance'/'windows.csv', dtype={'novel_gutenberg_id': 'Int64', 'critic_gutenberg_id': 'Int64'})
     def key(self, split:str='test')->dict[str, int]:
-        "The answer key of `split`: example id -> gold start index (what `relic.retrieval.score_submission` reads)."
-        from relic_nb.relic.retrieval import relic_key
+        "The answer key of `split`: example id -> gold start index (what `relic.task.score_submission` reads)."
+        from relic_nb.relic.task import relic_key
         return relic_key(self.split(split))
     def score(self, submission:Path, split:str='test', verbose:bool=False)->dict:
         "Recall@k of a submission file against this release's key, by the retrieval stage's scorer."
         import tempfile
-        from relic_nb.relic.retrieval import score_submission
+        from relic_nb.relic.task import score_submission
         with tempfile.TemporaryDirectory() as d:
             k = Path(d)/f'{split}.key.json'; k.write_text(json.dumps(self.key(split)))
             return score_submission(submission, k, verbose=verbose)

@@ -9,8 +9,10 @@ from contextlib import contextmanager
 from pathlib import Path
 import numpy as np
 import pandas as pd
+from .fixtures import tiny_bert
 from .config import SEED, Profile, get_profile, paths, write_csv, write_json
-from .relic.windows import PAPER_A9, PAPER_TABLE1, read_relic, validate_relic, write_relic
+from .relic.windows import PAPER_A9, PAPER_TABLE1
+from .relic.task import read_relic, validate_relic, write_relic
 
 # %% auto #0
 __all__ = ['PAPER_SHAPE', 'ROBERTA_BASE', 'quote_length_shares', 'release_plan', 'sentence_pools', 'book_text', 'make_release',
@@ -176,8 +178,7 @@ class StepTimer:
 
 # %% ../nbs/15_rehearsal.ipynb #1011acfc
 def tiny_encoder(folder:Path, seed:int=SEED)->str:
-    "A one-layer random BERT with all-MiniLM-L6-v2's (real) tokenizer in `folder` (made once; `testing.tiny_bert`); returns its absolute path."
-    from relic_nb.testing import tiny_bert
+    "A one-layer random BERT with all-MiniLM-L6-v2's (real) tokenizer in `folder` (made once; `fixtures.tiny_bert`); returns its absolute path."
     folder = Path(folder)
     if not (folder/'config.json').exists(): tiny_bert(folder, seed)
     return str(folder.resolve())
@@ -205,9 +206,10 @@ def _sample_passages(data:dict, n:int, seed:int)->list[str]:
 def rehearse(profile:str|Profile='rehearse', scale:float|None=None, # share of the paper's size (None: the profile's `rehearsal.data_scale`)
              generate:bool=True, progress:bool=False)->pd.DataFrame:
     "Write a synthetic release of the paper's shape and run the paper's RELiC stages on it in this process, timing every step (wall, CPU, peak memory); returns the table and keeps it in `results/<profile>/rehearsal_steps.csv` (one block of rows per scale)."
-    from relic_nb.relic.windows import load_relic
-    from relic_nb.relic.retrieval import (CandidateSet, DenseRetriever, RandomRetriever, evaluate, quotes_table, relic_key, run_retrieval,
-                                  to_submission, validate_submission)
+    from relic_nb.relic.task import load_relic
+    from relic_nb.relic.retrieval import DenseRetriever, RandomRetriever, run_retrieval
+    from relic_nb.relic.task import (CandidateSet, evaluate_retriever, quotes_table, relic_key, to_submission,
+                                     validate_submission)
     from relic_nb.relic.dense_relic import run_dense
     from relic_nb.relic.human_proxy import run_proxy
     from relic_nb.report import run_report
@@ -228,7 +230,7 @@ def rehearse(profile:str|Profile='rehearse', scale:float|None=None, # share of t
         r['items'] = sum(len(CandidateSet(b, k, data['test'][b]['sentences'], data['test'][b]['candidates'][f'{k}_sentence']).texts)
                          for b, k in qs['test'][['book', 'n']].drop_duplicates().itertuples(index=False))
     with T('scoring: gold rank and top 100 per test quote (random scores)', unit='quote-candidate scores') as r:
-        pq = evaluate(RandomRetriever(prof.seed), data['test'], quotes=qs['test']); r['items'] = int(pq.candidates.sum())
+        pq = evaluate_retriever(RandomRetriever(prof.seed), data['test'], quotes=qs['test']); r['items'] = int(pq.candidates.sum())
     with T('submissions: write, read back, validate (test)', unit='quotes') as r:
         f = P.runs/'rehearsal_submission.json'; write_json(f, to_submission(pq))
         validate_submission(json.loads(f.read_text()), relic_key(data['test'])); f.unlink(); r['items'] = len(pq)

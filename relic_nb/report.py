@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from .config import REGISTRY, Profile, atomic_path, get_profile, owner, paths, project_root, stage_settings, stages_for, write_csv
-from .relic.retrieval import (KS, PAPER_TABLE3, PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, TABLE3_COLUMNS, beside_paper, by_length,
-                                      read_ranks, recall_summary, table3_runs)
+from .relic.retrieval import (PAPER_TABLE3, PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, TABLE3_COLUMNS,
+                                      beside_paper, table3_runs)
+from .relic.task import KS, by_length, read_ranks, recall_summary
 from .relic.human_proxy import proxy_folder, read_proxy_column
 from .stats import DIGITS, compare_runs, group_intervals, ranks_intervals
 
@@ -126,7 +127,7 @@ CURVE_FILE = re.compile(r'(?P<slug>.+)-(?P<pct>\d+)pct_(?P<L>\d+)-(?P<R>\d+)\.cs
 
 def learning_curve(profile:str|Profile)->pd.DataFrame|None:
     "Recall@k (`figure_ks`) with intervals per share of training windows (percent) from the curve ranks files and the main run; None without curve files."
-    from relic_nb.relic.retrieval import read_ranks
+    from relic_nb.relic.task import read_ranks
     prof = get_profile(profile); P = paths(prof)
     files = sorted((P.results/'ranks'/'curve').glob('*pct_*.csv'))
     parts = [pd.read_csv(f, dtype={'L': 'Int64', 'R': 'Int64'}).assign(share=int(m['pct'])) for f in files if (m := CURVE_FILE.fullmatch(f.name))]

@@ -14,10 +14,11 @@ from fastcore.basics import patch
 from .config import Profile, get_profile, paths, atomic_path, pick_device
 from .corpus import Corpus, Gutenberg, CorpusError, UnknownWork, MissingText, decode_text, read_text
 from .relic.segment import SEGMENT_VERSION, body_spans, segment_cached, _untitled_front
-from .relic.windows import query_text
+from .relic.task import query_text
 from .bm25 import tokenize
-from .relic.retrieval import (BM25Retriever, CandidateSet, DenseRetriever, HybridRetriever, RRF_K, compose, fuse_ranks, quotes_table,
+from .relic.retrieval import (BM25Retriever, DenseRetriever, HybridRetriever, RRF_K, compose, fuse_ranks,
                                       ranks_of, reciprocal_rank_fusion, unit)   # the fusion of Table 3's hybrid rows; importable from here too
+from .relic.task import CandidateSet, quotes_table
 
 # %% auto #0
 __all__ = ['MASK', 'SEARCH_VERSION', 'RANKERS', 'RESULT_COLUMNS', 'Work', 'header_fields', 'read_source', 'novel_sentences',
@@ -93,7 +94,7 @@ def novel_sentences(data:bytes, profile:str|Profile='pd', name:str='text')->dict
 MASK = '<mask>'
 
 def claim_query(claim:str)->tuple[str, str]:
-    "(dense query with `<mask>`, BM25 context) of a claim, as `retrieval.quotes_table` builds them from a window."
+    "(dense query with `<mask>`, BM25 context) of a claim, as `task.quotes_table` builds them from a window."
     if claim.count(MASK) > 1: raise ValueError(f'A claim holds at most one {MASK} (between its left and right context), not {claim.count(MASK)}.')
     left, _, right = claim.partition(MASK)
     if not (left + right).strip(): raise ValueError('The claim is empty: type a sentence or two about the novel.')

@@ -55,7 +55,7 @@ def bootstrap_ci(values, # per-item values: items, or items x statistics
 
 # %% ../nbs/00d_stats.ipynb #c5683634
 def rank_metrics(ranks, # per-quote gold ranks (1 = first)
-                 ks=(1, 3, 5, 10, 50, 100), # recall cutoffs (`retrieval.KS`)
+                 ks=(1, 3, 5, 10, 50, 100), # recall cutoffs (`task.KS`)
                 )->pd.DataFrame:
     "Per-quote values whose means are recall@k (a share: times `metric_scale` for percent) and the mean rank."
     r = np.asarray(ranks, dtype=float)
@@ -68,7 +68,7 @@ def metric_scale(metric:str)->float:
     return 100.0 if str(metric).startswith('recall@') else 1.0
 
 def ranks_intervals(ranks:pd.DataFrame, # per-quote ranks of one or more runs (columns model, L, R, id, rank)
-                    ks=(1, 3, 5, 10, 50, 100), # recall cutoffs (`retrieval.KS`)
+                    ks=(1, 3, 5, 10, 50, 100), # recall cutoffs (`task.KS`)
                     n_boot:int=1000, level:float=0.95, seed:int=SEED)->pd.DataFrame:
     "Recall@k and mean rank of each run (model, L, R) with a percentile-bootstrap interval over its quotes: long, one row per run and figure."
     rows, drawn = [], {}                                       # quote count -> resample counts, drawn once

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, asdict
 from pathlib import Path
 import pandas as pd
 from ..config import SEED, Profile, get_profile, paths, stage_settings, write_csv, write_json
+from ..fixtures import gandalf_fixtures
 from ..corpus import Corpus, has_role, decode_text, strip_gutenberg, load_text, MissingText
 
 # %% auto #0
@@ -485,8 +486,8 @@ def gandalf_corpus(profile:str|Profile)->tuple[Corpus, dict]:
     "The corpus and work-title tags a profile builds from: the fixtures for `tiny`, else the works table's novels."
     prof = get_profile(profile)
     if prof.corpus == 'fixtures':
-        from relic_nb.testing import gandalf_fixtures     # test support, needed at run time by the tiny profile
-        return gandalf_fixtures(paths(prof).fixtures/'gandalf')
+        folder, tags = gandalf_fixtures(paths(prof).fixtures/'gandalf')
+        return Corpus.from_folder(folder), tags
     return Corpus.for_profile(prof), BOOK_TAGS
 
 def gandalf_dir(profile:str|Profile)->Path: return paths(profile).processed/'gandalf'

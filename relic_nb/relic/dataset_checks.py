@@ -74,7 +74,7 @@ def window_key(left:list[str], quote:list[str], right:list[str])->str:
 
 def all_windows(relic_dir:Path)->list[dict]:
     "Every window of the RELiC files (all splits), with its novel, critic and critic sentence from its id `<novel>.<critic>.<i0>`."
-    from relic_nb.relic.windows import read_relic
+    from relic_nb.relic.task import read_relic
     items = []
     for split in ('train', 'val', 'test'):
         for title, b in read_relic(Path(relic_dir)/f'{split}.json').items():

@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 from ..config import (SEED, DenseTraining, Profile, atomic_path, check_precision, get_profile, paths, pick_device, set_seed,
                              write_csv, write_json)
-from .windows import load_relic, relic_file
-from .retrieval import (RRF_K, BM25Retriever, CandidateSet, DenseRetriever, HybridRetriever, MemoRetriever, best_bm25, evaluate,
-                                      hybrid_name, model_path, parse_context, quotes_table, read_ranks, recall_summary, run_slug, run_summary,
-                                      to_submission, unit, write_ranks)
+from .retrieval import (RRF_K, BM25Retriever, DenseRetriever, HybridRetriever, MemoRetriever,
+                                      best_bm25, hybrid_name, model_path, run_summary, unit)
+from .task import (CandidateSet, evaluate_retriever, load_relic, parse_context, quotes_table, read_ranks,
+                                 recall_summary, relic_file, run_slug, save_run, write_ranks)
 
 # %% auto #0
 __all__ = ['EVIDENCE_PROMPTS', 'DenseConfig', 'dense_config', 'pool', 'overlap_mask', 'contrastive_loss', 'DualEncoder',
@@ -615,19 +615,17 @@ def run_dense(profile:str|Profile, progress:bool=True)->dict:
         res = trained[c]
         t1 = time.time()
         r = MemoRetriever(DenseRelicRetriever(res['out']/'best', cache=P.cache/'embeddings', device=device))   # scores kept for the hybrid
-        pq = evaluate(r, test, cfg.L, cfg.R)
+        pq = evaluate_retriever(r, test, cfg.L, cfg.R)
         t2 = time.time()
         params = run_params(cfg, res['state'])
         summary.append(('dense-RELiC', cfg.L, cfg.R, params, pq))
         curves.append(pd.DataFrame(res['history']).assign(context=c, run=res['out'].name))
-        write_json(P.results/'submissions'/'test'/f"{run_slug('dense-RELiC', cfg.L, cfg.R)}.json", to_submission(pq))
-        write_ranks(prof, 'dense-RELiC', cfg.L, cfg.R, params, pq)
+        save_run(prof, 'dense-RELiC', cfg.L, cfg.R, params, pq)
         k1, b = bm25[(cfg.L, cfg.R)]                                   # the hybrid: BM25 as tuned by 07, fused with the kept scores
-        hq = evaluate(HybridRetriever(BM25Retriever(k1, b), r), test, cfg.L, cfg.R)
+        hq = evaluate_retriever(HybridRetriever(BM25Retriever(k1, b), r), test, cfg.L, cfg.R)
         hparams = f'RRF k={RRF_K}: BM25 k1={k1:g} b={b:g} + dense-RELiC ({params})'
         hybrids.append((hname, cfg.L, cfg.R, hparams, hq))
-        write_json(P.results/'submissions'/'test'/f'{run_slug(hname, cfg.L, cfg.R)}.json', to_submission(hq))
-        write_ranks(prof, hname, cfg.L, cfg.R, hparams, hq)
+        save_run(prof, hname, cfg.L, cfg.R, hparams, hq)
         timing += [dict(step=f'dense-RELiC {c}: training (this run, incl. resumes)', seconds=round(res['state']['seconds'], 1)),
                    dict(step=f'dense-RELiC {c}: test evaluation', seconds=round(t2 - t1, 1)),
                    dict(step=f'{hname} {c}: test evaluation', seconds=round(time.time() - t2, 1))]
@@ -640,7 +638,7 @@ def run_dense(profile:str|Profile, progress:bool=True)->dict:
             cfg = dense_config(prof, S.curve_context)
             res = trained_curve[share]
             t1 = time.time()
-            pq = evaluate(DenseRelicRetriever(res['out']/'best', cache=P.cache/'embeddings', device=device), test, cfg.L, cfg.R)
+            pq = evaluate_retriever(DenseRelicRetriever(res['out']/'best', cache=P.cache/'embeddings', device=device), test, cfg.L, cfg.R)
             n = len(curve_subset(train, share, cfg.seed))
             params = (f'train share {100 * share:g}% ({n} of {n_train} training windows, each novel keeping its share, seed {cfg.seed}); '
                       + run_params(cfg, res['state']))

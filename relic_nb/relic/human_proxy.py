@@ -10,9 +10,10 @@ import numpy as np
 import pandas as pd
 from ..config import SEED, Profile, get_profile, paths, pick_device, stage_settings, words, write_csv
 from ..annotation import SheetAnnotator, complete_sheets, fleiss_kappa, marked_html, read_items, write_sheet, write_sheets
-from .windows import load_relic
-from .retrieval import (BM25Retriever, CandidateSet, HybridRetriever, RandomRetriever, best_bm25, gold_ranks,
-                                      hybrid_parts, parse_context, quotes_table, rank_path, table3_runs, top_k, zero_shot_retriever)
+from .task import load_relic
+from .retrieval import (BM25Retriever, HybridRetriever, RandomRetriever, best_bm25, hybrid_parts,
+                                      table3_runs, zero_shot_retriever)
+from .task import CandidateSet, gold_ranks, parse_context, quotes_table, rank_path, top_k
 
 # %% auto #0
 __all__ = ['CHOICES', 'INSTRUCTIONS', 'PAPER_TABLE4', 'PAPER_ERROR_SET_ACC', 'proxy_pool', 'score_books', 'hard_negatives',
@@ -22,7 +23,7 @@ __all__ = ['CHOICES', 'INSTRUCTIONS', 'PAPER_TABLE4', 'PAPER_ERROR_SET_ACC', 'pr
            'read_proxy_column', 'run_proxy']
 
 # %% ../../nbs/09_human_proxy.ipynb #dff5eecb
-def proxy_pool(data:dict, # the test split (`windows.load_relic`)
+def proxy_pool(data:dict, # the test split (`task.load_relic`)
                n_max:int=200, seed:int=SEED, L:int=4, R:int=4)->pd.DataFrame:
     "The single-sentence quotes of a split as `quotes_table` rows: all, or `n_max` drawn at random (seeded)."
     q = quotes_table(data, L, R)

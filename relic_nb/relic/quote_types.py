@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from ..config import SEED, Profile, get_profile, paths, stage_settings, write_csv
 from ..annotation import complete_sheets, fleiss_kappa, label_aliases, marked_html, read_items, SheetAnnotator, write_sheets
-from .windows import load_relic
+from .task import load_relic
 
 # %% auto #0
 __all__ = ['QUOTE_TYPES', 'PAPER_TYPE_COUNTS', 'INSTRUCTIONS', 'HELD_OUT', 'windows_frame', 'stratified_sample',
@@ -33,7 +33,7 @@ PAPER_TYPE_COUNTS = {'claim': 151, 'paraphrase': 31, 'misc': 18}   # of 200, the
 
 
 # %% ../../nbs/06a_quote_types.ipynb #983e79bf
-def windows_frame(data:dict, # a RELiC-format split (`windows.load_relic`)
+def windows_frame(data:dict, # a RELiC-format split (`task.load_relic`)
                   split:str)->pd.DataFrame:
     "One row per window: id, split, book, critic, quote length, start, and the left context, quotation and right context as text."
     rows = []

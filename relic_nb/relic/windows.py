@@ -4,13 +4,14 @@
 
 # %% ../../nbs/05_windows.ipynb #8c8e74b1
 from __future__ import annotations
-import gc, hashlib, json, os, re
+import json, re
 from collections import Counter
 from functools import cached_property
 from pathlib import Path
 import pandas as pd
 from ..config import Profile, get_profile, paths, atomic_path, write_csv, write_json
 from ..corpus import Corpus, CorpusError
+from .task import write_beir, write_relic
 from rapidfuzz import fuzz
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from .align import QRATIO_MIN, qratio, norm, align_path, kept_pairs, covered, words
@@ -25,9 +26,8 @@ __all__ = ['FRAGMENT_WORDS', 'FRAGMENT_MIN', 'NEAR', 'NGRAM', 'RETELL_SHARE', 'N
            'quoted_spans', 'names_in', 'rare_echo', 'unquoted_echo', 'gives_away', 'heading_led', 'unbracketed',
            'has_quote_mark', 'opening_quote', 'lead_in', 'tail_out', 'inside_quotes', 'is_marked', 'paragraphs_of',
            'set_off', 'marked_spans', 'marked_text', 'beyond', 'edge_trim', 'runs_on', 'continues_quote', 'lead_only',
-           'build_window', 'build_windows', 'outcomes_by_source', 'to_relic', 'RelicFormatError', 'validate_relic',
-           'write_relic', 'read_relic', 'relic_file', 'load_relic', 'query_text', 'write_beir', 'table1',
-           'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
+           'build_window', 'build_windows', 'outcomes_by_source', 'to_relic', 'table1', 'windows_by_novel',
+           'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
 
 # %% ../../nbs/05_windows.ipynb #af11bd33
 FRAGMENT_WORDS = 6    # shortest fragment of a quote sentence that counts as giving it away
@@ -461,77 +461,6 @@ def to_relic(windows:pd.DataFrame, novel_sentences:dict[str, list[str]], titles:
         out[titles[novel]] = dict(sentences=s, candidates={f'{n}_sentence': list(range(len(s) - n + 1)) for n in range(1, 6)},
                                   quotes={r.id: [list(r.left), int(r.start), int(r.n), list(r.right)] for r in g.itertuples()})
     return out
-
-class RelicFormatError(ValueError): "A RELiC-format file or dict is malformed; the message says where and what."
-
-def validate_relic(data, name:str='RELiC data')->dict:
-    "Check a RELiC-format dict; raises `RelicFormatError` naming the book, quote and problem. Returns `data`."
-    def bad(msg): raise RelicFormatError(f'{name}: {msg}')
-    if not isinstance(data, dict): bad(f'expected a dict keyed by book title, got {type(data).__name__}')
-    for book, v in data.items():
-        if not isinstance(v, dict) or not {'sentences', 'candidates', 'quotes'} <= set(v):
-            bad(f'book {book!r} must have "sentences", "candidates" and "quotes"')
-        s = v['sentences']
-        if not isinstance(s, list) or not all(isinstance(x, str) for x in s): bad(f'book {book!r}: "sentences" must be a list of strings')
-        for k, cand in v['candidates'].items():
-            n = int(k.split('_')[0]) if k.split('_')[0].isdigit() else None
-            if n is None or not isinstance(cand, list): bad(f'book {book!r}: candidates key {k!r} must look like "3_sentence" with a list')
-            if any(not isinstance(c, int) or c < 0 or c + n > len(s) for c in cand):
-                bad(f'book {book!r}: candidates {k!r} hold a start index outside 0..{len(s) - n}')
-        for qid, q in v['quotes'].items():
-            if not (isinstance(q, list) and len(q) == 4): bad(f'book {book!r}, quote {qid!r}: expected [left, start, n, right]')
-            left, start, n, right = q
-            if not (isinstance(left, list) and isinstance(right, list)): bad(f'book {book!r}, quote {qid!r}: left and right must be lists of sentences')
-            if not (isinstance(start, int) and isinstance(n, int) and 1 <= n <= 5 and 0 <= start and start + n <= len(s)):
-                bad(f'book {book!r}, quote {qid!r}: start {start!r} and length {n!r} do not fit the {len(s)} sentences')
-    return data
-
-def write_relic(data:dict, path:Path):
-    "Validate and write a RELiC-format dict to `path` (atomically)."
-    write_json(path, validate_relic(data, str(path)))
-
-def read_relic(path:Path)->dict:
-    "Read and validate a RELiC-format JSON file (ours or the official release)."
-    path = Path(path)
-    if not path.exists(): raise RelicFormatError(f'{path} does not exist: build it (`make reproduce`) or put the official '
-                                                 f'release files (train.json, val.json, test.json) in data/RELiC/.')
-    text = path.read_text(encoding='utf-8')
-    was = gc.isenabled(); gc.disable()      # millions of new objects: CPython's full collections during the parse would make
-    try: data = json.loads(text)            # reading grow faster than the file (a release of the paper's size: 0.85 s instead of 0.55)
-    except json.JSONDecodeError as e: raise RelicFormatError(f'{path} is not valid JSON ({e}); the file is damaged: '
-                                                              'download it again or rebuild it.') from None
-    finally:
-        if was: gc.enable()
-    return validate_relic(data, str(path))
-
-def relic_file(profile:str|Profile, split:str)->Path:
-    "The RELiC-format file of a split: the official release in data/RELiC/ for `paper`, else the RELiC-PD file built here."
-    prof, P = get_profile(profile), paths(profile)
-    return (P.relic_release if prof.relic_release else P.processed/'relic')/f'{split}.json'
-
-def load_relic(profile:str|Profile, split:str)->dict:
-    "The validated RELiC-format data of a profile's split."
-    return read_relic(relic_file(profile, split))
-
-# %% ../../nbs/05_windows.ipynb #f3f38f7b
-def query_text(left:list[str], right:list[str], L:int=4, R:int=4, mask:str='<mask>')->str:
-    "The retrieval query: the last L left and first R right context sentences around the mask."
-    return ' '.join(' '.join((left[len(left) - L:] if L else []) + [mask] + right[:R]).split())
-
-def write_beir(relic:dict, out:Path, split:str, n:int, slugs:dict[str, str]):
-    "Write one split's quotes of `n` sentences as a BEIR folder (corpus, queries, qrels); the folder is replaced whole."
-    with atomic_path(out) as tmp:
-        tmp = Path(tmp); (tmp/'qrels').mkdir(parents=True)
-        with open(tmp/'corpus.jsonl', 'w') as fc, open(tmp/'queries.jsonl', 'w') as fq, open(tmp/'qrels'/f'{split}.tsv', 'w') as fr:
-            fr.write('query-id\tcorpus-id\tscore\n')
-            for title, b in relic.items():
-                s = b['sentences']
-                for c in b['candidates'][f'{n}_sentence']:
-                    fc.write(json.dumps({'_id': f'{slugs[title]}:{n}:{c}', 'title': title, 'text': ' '.join(s[c:c+n])}, ensure_ascii=False) + '\n')
-                for qid, (left, start, k, right) in b['quotes'].items():
-                    if k != n: continue
-                    fq.write(json.dumps({'_id': qid, 'text': query_text(left, right)}, ensure_ascii=False) + '\n')
-                    fr.write(f'{qid}\t{slugs[title]}:{n}:{start}\t1\n')
 
 # %% ../../nbs/05_windows.ipynb #54ef268c
 PAPER_TABLE1 = {'training examples': 62956, 'validation examples': 7833, 'test examples': 7785, 'total examples': 78574,
