@@ -4,8 +4,8 @@
 
 # %% ../nbs/00_config.ipynb #7eb44710
 from __future__ import annotations
-import os, random, re
-from dataclasses import dataclass, field, fields, replace
+import difflib, os, random, re
+from dataclasses import dataclass, fields, replace
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -15,9 +15,9 @@ __all__ = ['SEED', 'SECTIONS', 'PROFILES', 'GUTENBERG_URL', 'PRECISIONS', 'REGIS
            'QuoteTypesSettings', 'RetrievalSettings', 'DenseTraining', 'DenseRelicSettings', 'HumanProxySettings',
            'GandalfDataSettings', 'GandalfBaselinesSettings', 'ReportSettings', 'RehearsalSettings', 'Profile',
            'setting_names', 'get_profile', 'stage_settings', 'settings_table', 'Paths', 'paths', 'corpus_mirror',
-           'gutenberg_url', 'set_seed', 'pick_device', 'bf16_native', 'check_precision', 'inference_precision',
-           'autocast', 'atomic_path', 'write_json', 'write_csv', 'parallel_map', 'words', 'Stage', 'stage',
-           'stages_for', 'stage_files', 'owner', 'missing_outputs']
+           'gutenberg_url', 'set_seed', 'keyed_rng', 'pick_device', 'bf16_native', 'check_precision',
+           'inference_precision', 'autocast', 'atomic_path', 'write_json', 'write_csv', 'parallel_map', 'words',
+           'Stage', 'stage', 'stages_for', 'owner', 'missing_outputs', 'setting_help', 'parameters_cell']
 
 # %% ../nbs/00_config.ipynb #ddef3354
 def project_root(start:Path|None=None, # where to start looking (default: the working directory)
@@ -44,16 +44,16 @@ class CleaningSettings:
 @dataclass(frozen=True)
 class SegmentSettings:
     "03_segment: how sentences are found."
-    method:str = 'parser'           # 'parser' (spaCy's dependency parser, as the paper) or 'senter' (faster statistical segmenter)
+    method:str = 'parser'           # 'parser' (spaCy's dependency parser, as the paper) or 'senter' (faster)
 
 @dataclass(frozen=True)
 class AlignSettings:
     "04_align: which critic sentences count as quotations of a novel."
     inline_quotes:bool = True       # also match text inside quotation marks within a critic's sentence
     min_quotes:int = 1              # a (critic, novel) pair with fewer quotes is dropped (the paper's lower bound)
-    max_quote_share:float = 0.8     # a critic whose sentences are more than this share quotations is an edition, not criticism
-    merge_gap_novel:int = 3         # pieces of one quotation merge across up to this many skipped novel sentences (04: merge_pieces)
-    tag_words:int = 8               # ... and across critic sentences of at most this many words between them (speech tags, ellipses)
+    max_quote_share:float = 0.8     # a critic with a larger share of quoted sentences is an edition, not criticism
+    merge_gap_novel:int = 3         # pieces of a quotation merge across this many skipped novel sentences ...
+    tag_words:int = 8               # ... and across critic sentences of at most this many words (tags, ellipses)
 
 @dataclass(frozen=True)
 class WindowsSettings:
@@ -61,81 +61,67 @@ class WindowsSettings:
     context:int = 4                 # sentences of context on each side (the paper: 4)
     max_quote:int = 5               # longest quotation kept, in sentences (the paper: 1-5)
     beir_splits:tuple = ('val', 'test')   # splits exported in BEIR format (train's candidate corpus is large)
-    edge_cover:float = 0.5          # the gold's first and last sentences: share of their words the critic's quoted text holds, in order (05: covered)
-    require_marked:bool = True      # the critic must mark the quotation (quotation marks, or a paragraph of its own) ...
-    exact_words:int = 30            # ... unless it is this long (words) and exact (QRatio >= 95)
-    split:str = 'relic'             # 'relic': each novel keeps its split in the RELiC release; 'power': 05's power_split chooses (below)
+    edge_cover:float = 0.5          # share of the gold's first and last sentences the critic's quoted text holds
+    require_marked:bool = True      # the critic must mark the quotation (quotation marks, a paragraph of its own) ...
+    exact_words:int = 30            # ... unless it is this long (words) and exact (QRatio at least 95)
+    split:str = 'relic'             # 'relic': each novel keeps its release split; 'power': `power_split` chooses
     min_test_quotes:int = 400       # power split: the test set has at least this many quotes ...
     min_test_novels:int = 4         # ... from at least this many novels
     min_val_quotes:int = 150        # ... and the validation set this many (early stopping, BM25 tuning) ...
     min_val_novels:int = 3          # ... from this many novels
-    max_novel_share:float = 0.5     # a novel with more windows than this share of a split's minimum cannot be in it
+    max_novel_share:float = 0.5     # a novel with more windows than this share of a split's minimum stays out of it
 
+# %% ../nbs/00_config.ipynb #c0f1a002
 @dataclass(frozen=True)
 class DatasetChecksSettings:
-    "06_dataset_checks: the recall scan and the strict precision samples (issue 14)."
+    "06_dataset_checks: the recall scan and the strict precision samples."
     min_run:int = 12                # shortest run of identical consecutive words that counts as a quotation
-    tune_n:int = 100                # windows in the sample read while the alignment rules were being fixed
-    tune_seed:int = 1414            # its seed (a sample = the first windows in the sha256 order of '<seed>:<id>'); 1414 was the fresh sample
-                                    # of the first round of fixes, read, and then used to design the second round: now a tuning sample
-    tune2_n:int = 100               # the fresh sample of the second round (seed 3011, 56% ok), read, then used to design the third: a tuning sample too
-    tune2_seed:int = 3011           # (drawn leaving out the tune sample's windows, as it was)
-    tune3_n:int = 100               # the fresh sample of the third round (seed 4242, 66% ok), read, then used to design the fourth
-    tune3_seed:int = 4242           # (drawn leaving out the tune and tune2 samples' windows)
-    tune4_n:int = 100               # the fresh sample of the fourth round (seed 5757, 81% ok), read, then used to design the fifth
-    tune4_seed:int = 5757           # (drawn leaving out the tune, tune2 and tune3 samples' windows)
-    tune5_n:int = 100               # the fresh sample of the fifth round (seed 6868, 80% ok), read, then used to design the sixth
-    tune5_seed:int = 6868           # (drawn leaving out the tune to tune4 samples' windows)
-    tune6_n:int = 100               # the fresh sample of the sixth round (seed 7979, 81% ok), read, then used to design the seventh
-    tune6_seed:int = 7979           # (drawn leaving out the tune to tune5 samples' windows)
-    tune7_n:int = 100               # the fresh sample of the seventh round (seed 8989, 80% ok), read, then used to design the eighth
-    tune7_seed:int = 8989           # (drawn leaving out the tune to tune6 samples' windows)
-    fresh_n:int = 100               # windows in the fresh sample, drawn after the fixes (leaving out the tune samples') and read the same strict way
-    fresh_seed:int = 9090           # its seed: fixed before any window of it was read; never tune rules on it (round 8: fewer windows
-                                    # than this are left unread, so the fresh sample is all of them)
-    excerpt_chars:int = 400         # characters of the critic's raw file shown on each side of the located quotation (whole lines)
+    samples:tuple = ('tune:100:1414', 'tune2:100:3011', 'tune3:100:4242', 'tune4:100:5757', 'tune5:100:6868',
+                     'tune6:100:7979', 'tune7:100:8989', 'fresh:100:9090')   # strict samples 'name:windows:seed', drawn in order
+    excerpt_chars:int = 400         # characters of the critic's file shown each side of the quotation (whole lines)
     novel_neighbours:int = 3        # novel sentences shown before and after the gold
 
 @dataclass(frozen=True)
 class QuoteTypesSettings:
     "06a_quote_types: the quote-type annotation study (section 2.3)."
     n_items:int = 200               # windows to annotate (the paper: 200); capped at the held-out windows that exist
-    annotators:tuple = ('annotator_1', 'annotator_2')   # one sheet each (two: Cohen's kappa; three or more: Fleiss' kappa)
+    annotators:tuple = ('annotator_1', 'annotator_2')   # one sheet each (two: Cohen's kappa; three or more: Fleiss')
     examples_per_type:int = 1       # Table 2-style examples per quote type
 
+# %% ../nbs/00_config.ipynb #c0f1a004
 @dataclass(frozen=True)
 class RetrievalSettings:
     "07_retrieval: the non-trained baselines of Table 3."
-    contexts:tuple = ('1/1', '4/4', '0/1', '0/4', '1/0', '4/0')   # L/R: sentences of context left/right of the mask (Table 3's rows)
+    contexts:tuple = ('1/1', '4/4', '0/1', '0/4', '1/0', '4/0')   # L/R: context sentences left/right of the mask
     bm25_k1:tuple = (0.3, 0.6, 0.9, 1.2, 1.5, 2.0)      # BM25 k1 values tried on val
     bm25_b:tuple = (0.1, 0.25, 0.4, 0.6, 0.75, 0.9)     # BM25 b values tried on val
-    bm25_tune_quotes:int = 0        # val quotes the BM25 grid is tuned on: 0 = all (the paper's way), else a sample of that many (seeded by `seed`)
-    dense_models:tuple = ('all-MiniLM-L6-v2',)          # zero-shot dense retrievers: names in RETRIEVERS, model ids or folders
+    bm25_tune_quotes:int = 0        # val quotes the BM25 grid is tuned on: 0 for all (the paper's way), else a sample
+    dense_models:tuple = ('all-MiniLM-L6-v2',)          # zero-shot dense retrievers: RETRIEVERS names, model ids, folders
     batch_size:int = 16             # encoder batch size (16 was fastest on 2 CPU threads)
-    backend:str = 'torch'           # dense encoder: 'torch' (sentence-transformers, at `precision`), 'onnx' or 'onnx-int8' (ONNX Runtime, CPU; retrieval.BACKENDS)
-    passages:str = 'whole'          # candidate vectors: 'whole' (each passage encoded as one text, the paper's way) or 'composed' (from its sentences' vectors; retrieval.PASSAGES)
+    backend:str = 'torch'           # dense encoder: 'torch' (at `precision`), 'onnx' or 'onnx-int8' (ONNX Runtime, CPU)
+    passages:str = 'whole'          # candidate vectors: 'whole' (the paper's way) or 'composed' from sentence vectors
     random_draws:int = 200          # repeated seeded random rankings for the check against the analytic value
 
 @dataclass(frozen=True)
 class DenseTraining:
-    "How dense-RELiC trains (the paper's values by default); `relic.dense_relic.DenseConfig` adds the model and context of one run."
+    "How dense-RELiC trains (the paper's values by default); `dense_relic.DenseConfig` adds a run's model and context."
     pooling:str = 'cls'               # 'cls': first token's vector (the paper's <s>); 'mean': mean of the tokens
-    normalize:bool = False            # L2-normalise both vectors (then logits = scale * cosine)
+    normalize:bool = False            # L2-normalise both vectors (the logits are then scale x cosine)
     scale:float = 1.0                 # logit multiplier (the inverse temperature)
     train_quote_encoder:bool = True   # False: the quote encoder is the pretrained sentence encoder, frozen
     batch_size:int = 32               # pairs per batch, all from one book: batch_size - 1 negatives each
     grad_accum:int = 1                # batches per optimizer step
-    lr:float = 2e-5
-    weight_decay:float = 0.01
+    lr:float = 2e-5                   # AdamW learning rate
+    weight_decay:float = 0.01         # AdamW weight decay
     warmup:float = 0.1                # share of the optimizer steps with a linear warm-up
     epochs:int = 10                   # upper bound; early stopping usually ends sooner
     patience:int = 2                  # epochs without a better val recall before stopping
-    max_context_tokens:int = 256
-    max_quote_tokens:int = 128
+    max_context_tokens:int = 256      # tokens of a context kept (the rest truncated)
+    max_quote_tokens:int = 128        # tokens of a quotation kept
     mixed_precision:str = 'no'        # 'no' | 'bf16' | 'fp16' (accelerate; bf16/fp16 on a GPU)
-    gradient_checkpointing:bool = False
-    freeze_layers:int = 0             # the context encoder's embeddings and lowest transformer layers kept frozen (CPU speed)
-    extra_negatives:int = 0           # frozen quote encoder only: this many random passages per book join every batch's negatives
+    gradient_checkpointing:bool = False   # recompute activations in the backward pass: less memory, slower
+    freeze_layers:int = 0             # the context encoder's embeddings and lowest layers kept frozen (CPU speed)
+    extra_negatives:int = 0           # frozen quote encoder only: random passages per book added to every batch
     checkpoint_every:int = 20         # optimizer steps between resumable checkpoints (and every epoch end)
     val_pool:int = 500                # random passages per val book added to the val golds (early-stopping pool)
     val_k:int = 10                    # early stopping watches val recall@val_k in that pool
@@ -144,7 +130,7 @@ class DenseTraining:
 class DenseRelicSettings(DenseTraining):
     "08_dense_relic: the context sizes trained, and how (`DenseTraining`)."
     contexts:tuple = ('4/4', '1/1')   # L/R variants to train (Table 3 has 0/1, 0/4, 1/0, 4/0, 1/1, 4/4)
-    curve_shares:tuple = (0.25, 0.5)  # learning curve: shares (< 1) of the training windows, each a full training run of curve_context (100% is the main model)
+    curve_shares:tuple = (0.25, 0.5)  # learning curve: shares (< 1) of the training windows, each a training run
     curve_context:str = '4/4'         # the L/R variant of the learning curve
 
 @dataclass(frozen=True)
@@ -153,11 +139,12 @@ class HumanProxySettings:
     n_items:int = 200                 # proxy items (the paper: 200); capped at the single-sentence test quotes
     annotators:tuple = ('expert_1', 'expert_2', 'expert_3')   # one sheet per annotator (the paper: three per item)
     item_context:str = '4/4'          # L/R shown to annotators and used by BM25 to choose the negatives
-    error_rank_share:float = 1000 / 7514   # error set: the model ranks the gold beyond this share of the candidates (the paper: 1000 of Pride and Prejudice's 7,514)
+    error_rank_share:float = 1000 / 7514   # error set: the gold ranked beyond this share of candidates (paper: 1000/7514)
     n_error:int = 100                 # error-set items (the paper: 100)
     random_draws:int = 1000           # seeded random pickers / random annotator panels
     failures_per_side:int = 3         # Table 5-style cases per failing model
 
+# %% ../nbs/00_config.ipynb #c0f1a006
 @dataclass(frozen=True)
 class GandalfDataSettings:
     "10_gandalf_data: which characters and descriptions make questions."
@@ -165,13 +152,13 @@ class GandalfDataSettings:
     min_mentions:int = 3              # a character's key name must occur this often in the novel
     min_characters:int = 10           # books with fewer usable characters are dropped (GANDALF: 10)
     max_words:int = 60                # longest description kept (1-2 sentences)
-    ambiguous_zipf:float = 4.0        # a name term this frequent in English (wordfreq Zipf scale) that also occurs in lower case in the book is ambiguous
+    ambiguous_zipf:float = 4.0        # a name this frequent in English (Zipf) and lower-case in the book is ambiguous
 
 @dataclass(frozen=True)
 class GandalfBaselinesSettings:
     "11_gandalf_baselines: the language-model rows."
-    lm_model:str = 'smollm2-135m'     # query-only causal LM ("GPT-2" row): 'smollm2-135m', 'tiny-random-llama', or a model id (e.g. 'gpt2')
-    xl_model:str = ''                 # book + query LM ("Transformer-XL" row): e.g. 'transfo-xl-wt103'; '' = lm_model
+    lm_model:str = 'smollm2-135m'     # query-only causal LM ("GPT-2" row): 'smollm2-135m', 'tiny-random-llama', an id
+    xl_model:str = ''                 # book + query LM ("Transformer-XL" row), e.g. 'transfo-xl-wt103'; '' for lm_model
     lm_questions:int = 50             # LM rows: questions per column (task x variant), drawn seeded; 0: all
     xl_books:int = 4                  # book + query row: books read (half Balzac/Zola, half Dickens/Scott); 0: all
     xl_max_tokens:int = 4096          # book + query row: tokens of each book read; 0: all
@@ -186,23 +173,25 @@ class ReportSettings:
     level:float = 0.95                # coverage of every interval
     n_perm:int = 10_000               # random sign flips of the paired permutation test
     baseline:str = 'BM25 4/4'         # every run of Table 3 is compared with this run ('model L/R', or 'random')
-    compare:tuple = ('BM25+dense-RELiC (RRF) 4/4 | dense-RELiC 4/4', 'BM25+all-MiniLM-L6-v2 (RRF) 4/4 | all-MiniLM-L6-v2 4/4')   # more comparisons 'run a | run b', made where both runs exist (names hold spaces: set from Python, not -p)
+    compare:tuple = ('BM25+dense-RELiC (RRF) 4/4 | dense-RELiC 4/4',
+                     'BM25+all-MiniLM-L6-v2 (RRF) 4/4 | all-MiniLM-L6-v2 4/4')   # more comparisons 'run a | run b'
     paired_ks:tuple = (1, 10, 100)    # recall@k of the paired comparisons (with the mean rank)
     figure_ks:tuple = (10, 100)       # recall@k drawn with intervals (Table 3's figure) and of the learning curve
-    exact_models:tuple = ('random', 'BM25', 'tfidf')   # make verify: rows of these models match bit for bit; other models' figures within the committed interval
-    float_files:tuple = ('dense_relic_training.csv', 'dense_vs_bm25.csv', 'table5_dense_vs_bm25.csv', 'table6_evidence.csv', 'table5_failures.csv',
-                         'proxy/keys/errors.csv', 'proxy/errors/*', 'datasheets/checks.csv')   # make verify: tables of floating-point models without a model column: differences shown, not failures
-    float_rows:tuple = ('table4_agreement.csv:set=errors',)   # make verify: rows ('file:column=value') of other models' tables that a floating-point model decides (the proxy's error set is dense-RELiC's)
-    across_columns:tuple = ('p_holm',)   # make verify: columns computed across a table's rows (Holm's correction): floating-point wherever the table has a floating-point row
+    exact_models:tuple = ('random', 'BM25', 'tfidf')   # make verify: models whose rows must match bit for bit
+    float_files:tuple = ('dense_relic_training.csv', 'dense_vs_bm25.csv', 'table5_dense_vs_bm25.csv', 'table6_evidence.csv',
+                         'table5_failures.csv', 'proxy/keys/errors.csv', 'proxy/errors/*',
+                         'datasheets/checks.csv')   # make verify: floating-point tables without a model column
+    float_rows:tuple = ('table4_agreement.csv:set=errors',)   # make verify: rows a floating-point model decides
+    across_columns:tuple = ('p_holm',)   # make verify: columns computed across a table's rows (Holm's correction)
 
 @dataclass(frozen=True)
 class RehearsalSettings:
-    "15_rehearsal (a tool, not a stage): the synthetic release of the paper's shape, and the timed rehearsal of the paper's stages on it."
-    data_scale:float = 1.0            # share of the paper's books and quotes (1.0: 79 books, 62,956 / 7,833 / 7,785 quotes; 0.01: a smoke run)
-    sentences_from:str = 'pd'         # profile whose segmented novels and criticism (data/processed/<it>/sentences) supply the text
-    tiny_encoder:bool = True          # model steps (07's zero-shot rows, 08's training) with a one-layer random BERT and the real tokenizer
-    bench_passages:int = 1000         # candidate passages encoded with all-MiniLM-L6-v2 for the per-1,000-passages figure
-    smoke_share:float = 0.01          # `subsample_release`: share of a real release's books and quotes kept for a smoke run
+    "15_rehearsal (a tool, not a stage): a synthetic release of the paper's shape, and the paper's stages timed on it."
+    data_scale:float = 1.0            # share of the paper's books and quotes (1.0: 79 books and 78,574 quotes)
+    sentences_from:str = 'pd'         # profile whose segmented novels and criticism supply the text
+    tiny_encoder:bool = True          # model steps with a one-layer random BERT and the real tokenizer
+    bench_passages:int = 1000         # candidate passages encoded with all-MiniLM-L6-v2 for the per-1,000 figure
+    smoke_share:float = 0.01          # `subsample_release`: share of a release's books and quotes kept for a smoke run
 
 SECTIONS = {'cleaning': CleaningSettings, 'segment': SegmentSettings, 'align': AlignSettings, 'windows': WindowsSettings,
             'dataset_checks': DatasetChecksSettings, 'quote_types': QuoteTypesSettings, 'retrieval': RetrievalSettings,
@@ -210,21 +199,21 @@ SECTIONS = {'cleaning': CleaningSettings, 'segment': SegmentSettings, 'align': A
             'gandalf_baselines': GandalfBaselinesSettings, 'report': ReportSettings,
             'rehearsal': RehearsalSettings}   # Profile field -> the settings of the stage module of that name
 
+# %% ../nbs/00_config.ipynb #c0f1a008
 @dataclass(frozen=True)
 class Profile:
     "A named configuration of the whole pipeline: the settings of one run, every stage's in one object."
     name:str             # tiny | pd | paper
-    description:str
+    description:str      # what the profile is for
     corpus:str           # 'fixtures': self-made test texts; 'gutenberg': mirror ($RELIC_NB_CORPUS) or download
     relic_release:bool   # True: read the official RELiC JSON (from `release_dir`) instead of building RELiC-PD
     encoder:str          # model id (or local folder) of the dense encoder
     device:str = 'cpu'   # 'cpu', 'cuda', or 'auto' (cuda when available)
-    precision:str = 'float32' # inference arithmetic of the pretrained encoders and LMs: 'float32', or 'bfloat16'
-                              # (autocast; ~1.6-2x faster on CPUs with AMX, scores differ in the 3rd digit)
-    seed:int = SEED
-    n_workers:int = 2    # processes for the text stages (01-04, 06); 0 runs serially (easier to debug)
+    precision:str = 'float32' # the pretrained encoders' and LMs' arithmetic: 'float32', 'bfloat16'
+    seed:int = SEED      # the seed of every random draw of the run
+    n_workers:int = 2    # processes of the text stages (01-04, 06); 0 runs serially (to debug)
     n_threads:int = 2    # torch CPU threads of the model stages (07-09, 11)
-    release_dir:str = 'data/RELiC'   # where a `relic_release` profile reads train.json / val.json / test.json (relative to the project root)
+    release_dir:str = 'data/RELiC'   # where a `relic_release` profile reads its JSON (relative to the project root)
     cleaning:CleaningSettings = CleaningSettings()
     segment:SegmentSettings = SegmentSettings()
     align:AlignSettings = AlignSettings()
@@ -239,40 +228,49 @@ class Profile:
     report:ReportSettings = ReportSettings()
     rehearsal:RehearsalSettings = RehearsalSettings()
 
+# %% ../nbs/00_config.ipynb #c0f1a00a
+_TINY_SAMPLES = ('tune:2:1414', 'tune2:2:3011', 'tune3:2:4242', 'tune4:2:5757', 'tune5:2:6868', 'tune6:1:7979', 'tune7:0:8989',
+                 'fresh:100:9090')   # the fixtures make 12 windows: 2 in each tuning sample (1 or 0 in the last), the rest fresh
+
 PROFILES = {p.name: p for p in [
     Profile('tiny', 'self-made fixtures; seconds; what nbdev_test runs', corpus='fixtures',
             relic_release=False, encoder='all-MiniLM-L6-v2',
-            dense_relic=DenseRelicSettings(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=True, batch_size=4, epochs=2,
-                                           patience=1, checkpoint_every=2, max_context_tokens=96, max_quote_tokens=48, val_pool=20, val_k=3,
-                                           curve_shares=(0.5,)),
-            dataset_checks=DatasetChecksSettings(tune_n=2, tune2_n=2, tune3_n=2, tune4_n=2, tune5_n=2, tune6_n=1, tune7_n=0),   # the fixtures make 12 windows: 2 per tune sample (1 or 0 in the last), the rest fresh
-            gandalf_baselines=GandalfBaselinesSettings(lm_model='tiny-random-llama', lm_questions=10, xl_books=0, xl_max_tokens=0)),
+            dense_relic=DenseRelicSettings(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=True,
+                                           batch_size=4, epochs=2, patience=1, checkpoint_every=2, max_context_tokens=96,
+                                           max_quote_tokens=48, val_pool=20, val_k=3, curve_shares=(0.5,)),
+            dataset_checks=DatasetChecksSettings(samples=_TINY_SAMPLES),
+            gandalf_baselines=GandalfBaselinesSettings(lm_model='tiny-random-llama', lm_questions=10, xl_books=0,
+                                                       xl_max_tokens=0)),
     Profile('pd', 'the public-domain Gutenberg corpus on CPU; the default main job', corpus='gutenberg',
             relic_release=False, encoder='all-MiniLM-L6-v2', precision='bfloat16',
             windows=WindowsSettings(split='power'),
-            retrieval=RetrievalSettings(backend='onnx-int8',    # ONNX Runtime, int8 weights: 1.2x the bf16 torch path on 2 cores (quiet machine), rankings within its intervals (bench/encoder_bench.py)
-                                        passages='composed'),   # passage vectors from sentence vectors: 13x fewer tokens, rankings within the whole passages' intervals (bench/composed_passages.py)
-            dense_relic=DenseRelicSettings(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=False, batch_size=32, epochs=2,
-                                           patience=2, lr=5e-5, freeze_layers=3, extra_negatives=500, checkpoint_every=10, val_pool=500,
-                                           val_k=10, mixed_precision='bf16'),
+            retrieval=RetrievalSettings(backend='onnx-int8',    # int8 ONNX Runtime: see bench/encoder_bench.py
+                                        passages='composed'),   # 13x fewer tokens: see bench/composed_passages.py
+            dense_relic=DenseRelicSettings(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=False,
+                                           batch_size=32, epochs=2, patience=2, lr=5e-5, freeze_layers=3,
+                                           extra_negatives=500, checkpoint_every=10, val_pool=500, val_k=10,
+                                           mixed_precision='bf16'),
             gandalf_baselines=GandalfBaselinesSettings(lm_questions=250, xl_books=12, xl_max_tokens=8192)),
     Profile('paper', 'the official RELiC release and roberta-base on a GPU', corpus='gutenberg',
             relic_release=True, encoder='roberta-base', device='auto',
-            dense_relic=DenseRelicSettings(pooling='cls', normalize=False, train_quote_encoder=True, batch_size=32, epochs=10, patience=2,
-                                           mixed_precision='bf16', checkpoint_every=500, val_pool=1000, val_k=10,
-                                           curve_shares=())),   # each curve point would be a full roberta-base training: GPU hours
+            dense_relic=DenseRelicSettings(pooling='cls', normalize=False, train_quote_encoder=True, batch_size=32,
+                                           epochs=10, patience=2, mixed_precision='bf16', checkpoint_every=500,
+                                           val_pool=1000, val_k=10,
+                                           curve_shares=())),   # each curve point would be a roberta-base training
 ]}
-PROFILES['rehearse'] = replace(PROFILES['paper'], name='rehearse', device='cpu', encoder='all-MiniLM-L6-v2', release_dir='data/rehearsal/RELiC',
-    description="paper's stages on a synthetic release of the paper's shape (15_rehearsal: `make rehearse`), on CPU: times and memory",
-    dense_relic=replace(PROFILES['paper'].dense_relic, mixed_precision='no', epochs=1),      # one epoch: the time per epoch is what is measured
-    retrieval=replace(PROFILES['paper'].retrieval, bm25_tune_quotes=2000))   # BM25's grid on 2,000 of the 7,833 val quotes (all of them: ~8 min on 2 cores)
-PROFILES['smoke'] = replace(PROFILES['paper'], name='smoke', release_dir='data/smoke/RELiC',
-    description="paper's stages on 1% of the official release (15_rehearsal.subsample_release): a few minutes that check a GPU setup",
+PROFILES['rehearse'] = replace(
+    PROFILES['paper'], name='rehearse', device='cpu', encoder='all-MiniLM-L6-v2', release_dir='data/rehearsal/RELiC',
+    description="paper's stages on a synthetic release of the paper's shape (`make rehearse`), on CPU: times and memory",
+    dense_relic=replace(PROFILES['paper'].dense_relic, mixed_precision='no', epochs=1),   # the time of one epoch
+    retrieval=replace(PROFILES['paper'].retrieval, bm25_tune_quotes=2000))   # BM25's grid on 2,000 of 7,833 val quotes
+PROFILES['smoke'] = replace(
+    PROFILES['paper'], name='smoke', release_dir='data/smoke/RELiC',
+    description="paper's stages on 1% of the official release (`subsample_release`): minutes that check a GPU setup",
     dense_relic=replace(PROFILES['paper'].dense_relic, epochs=1))
-PROFILES['paper_pd'] = replace(PROFILES['paper'], name='paper_pd', release_dir='data/processed/pd/relic', device='cpu',
-    description="paper's stages on the RELiC-PD files (pd's 05_windows output, in the release's format) on CPU: the official-data path on real text (`make paper-pd`)",
+PROFILES['paper_pd'] = replace(
+    PROFILES['paper'], name='paper_pd', release_dir='data/processed/pd/relic', device='cpu',
+    description="paper's stages on the RELiC-PD files in the release's format, on CPU (`make paper-pd`)",
     dense_relic=replace(PROFILES['paper'].dense_relic, mixed_precision='no'))
-
 
 # %% ../nbs/00_config.ipynb #873cb217
 def _coerce(value, default, name:str):
@@ -318,22 +316,31 @@ def get_profile(name:str|Profile, # a profile name, or a Profile (overridden too
     top, secs = {}, {}
     for k, v in overrides.items():
         if k not in names:
-            raise ValueError(f"Unknown setting {k!r}: a setting is one of {', '.join(n for n in names if '.' not in n)}, "
-                             f"or section.name (sections: {', '.join(SECTIONS)}); `python -m relic_nb.runner --settings` lists them.")
+            near = difflib.get_close_matches(k, list(names), n=3, cutoff=0.7)
+            raise ValueError(f"Unknown setting {k!r}" + (f": did you mean {' or '.join(near)}?" if near else '.') +
+                             " `python -m relic_nb.runner --settings` lists every setting.")
         for target in names[k]:
             sec, _, f = target.rpartition('.')
             if sec: secs.setdefault(sec, {})[f] = _coerce(v, getattr(getattr(p, sec), f), target)
             else: top[f] = _coerce(v, getattr(p, f), target)
     return replace(p, **top, **{s: replace(getattr(p, s), **kw) for s, kw in secs.items()})
 
+_LITERALS = (str, int, float, bool, list, dict, tuple, type(None))   # what papermill can inject as a parameter
+
+def _injected(namespace:dict, declared:set)->dict:
+    "Values in a notebook's namespace that look like papermill parameters but are not declared ones (lower-case literals)."
+    return {k: v for k, v in namespace.items() if k not in declared and re.fullmatch(r'[a-z][a-z0-9_]*', k)
+            and isinstance(v, _LITERALS)}
+
 def stage_settings(profile:str|Profile, section:str|None, # the stage's section of `Profile` (None: top-level settings only)
                    namespace:dict)->Profile:
-    "A stage notebook's settings: its profile, overridden by the names of `namespace` (its parameters cell) that are settings of `section` or top-level ones, and by `namespace['overrides']`."
+    "A stage notebook's settings: `profile` overridden by its parameters (`namespace`) and `namespace['overrides']`."
     names = {f.name for f in fields(PROFILES['tiny']) if f.name not in SECTIONS and f.name != 'name'}
     own = {f.name for f in fields(getattr(PROFILES['tiny'], section))} if section else set()
     ov = {k: namespace[k] for k in names | own if k in namespace and namespace[k] is not None}
     ov = {(f'{section}.{k}' if k in own else k): v for k, v in ov.items()}
-    return get_profile(profile, **dict(namespace.get('overrides') or {}), **ov)
+    extra = _injected(namespace, names | own | {'profile', 'overrides'})   # `papermill -p NAME VALUE` of a name the cell lacks
+    return get_profile(profile, **dict(namespace.get('overrides') or {}), **extra, **ov)
 
 def settings_table(prof:str|Profile)->'pd.DataFrame':
     "Every setting of a profile, one row each: section (empty for top-level), name, value."
@@ -342,7 +349,6 @@ def settings_table(prof:str|Profile)->'pd.DataFrame':
     rows = [dict(section='', name=f.name, value=getattr(prof, f.name)) for f in fields(prof) if f.name not in SECTIONS]
     rows += [dict(section=s, name=f.name, value=getattr(getattr(prof, s), f.name)) for s in SECTIONS for f in fields(getattr(prof, s))]
     return pd.DataFrame(rows)
-
 
 # %% ../nbs/00_config.ipynb #948e5bb7
 @dataclass(frozen=True)
@@ -405,6 +411,11 @@ def set_seed(seed:int=SEED):
     except ImportError: return seed
     torch.manual_seed(seed)
     return seed
+
+def keyed_rng(seed:int, *key)->random.Random:
+    "A generator seeded from `seed` and a key: the same draws for the same key in every run and process."
+    import zlib
+    return random.Random(zlib.crc32('/'.join(map(str, (seed,) + key)).encode()))
 
 def pick_device(device:str='auto')->str:
     "`'cuda'` when asked for (or `'auto'` and a GPU is visible), else `'cpu'`."
@@ -499,7 +510,8 @@ class Stage:
     inputs:tuple        # stages whose outputs it reads
     outputs:tuple       # what it writes, as glob patterns under the profile's folders: results/, figures/, processed/
     builds_relic_pd:bool = False   # part of building RELiC-PD: skipped by a profile that reads the official release
-    optional:tuple = ()             # outputs a finished run may lack (labels a person has not supplied yet; a setting that turns them off): never "missing"
+    optional:tuple = ()             # outputs a finished run may lack (labels not supplied yet, a setting that turns them off)
+    params:tuple = ()               # top-level settings its parameters cell lists beside its section's (`parameters_cell`)
 
     @property
     def notebook(self)->str: return f'{self.name}.ipynb'
@@ -510,13 +522,13 @@ class Stage:
 
 REGISTRY = [
     Stage('01_corpus', 'shared', 'corpus', 'run_corpus', None, (),
-          ('processed/texts/*.json', 'results/corpus_works.csv', 'figures/corpus_words.png')),
+          ('processed/texts/*.json', 'results/corpus_works.csv', 'figures/corpus_words.png'), params=('n_workers',)),
     Stage('02_cleaning', 'relic', 'relic.cleaning', 'run_cleaning', 'cleaning', ('01_corpus',),
-          ('processed/clean/*.json', 'results/secondary_sources.csv'), builds_relic_pd=True),
+          ('processed/clean/*.json', 'results/secondary_sources.csv'), builds_relic_pd=True, params=('n_workers',)),
     Stage('03_segment', 'relic', 'relic.segment', 'run_segmentation', 'segment', ('01_corpus', '02_cleaning'),
-          ('processed/sentences/*.json', 'results/segmentation.csv'), builds_relic_pd=True),
+          ('processed/sentences/*.json', 'results/segmentation.csv'), builds_relic_pd=True, params=('n_workers',)),
     Stage('04_align', 'relic', 'relic.align', 'run_alignment', 'align', ('03_segment',),
-          ('processed/align/*.json', 'processed/align/kept_pairs.csv', 'results/alignment_sources.csv'), builds_relic_pd=True),
+          ('processed/align/*.json', 'processed/align/kept_pairs.csv', 'results/alignment_sources.csv'), builds_relic_pd=True, params=('n_workers',)),
     Stage('05_windows', 'relic', 'relic.windows', 'run_windows', 'windows', ('03_segment', '04_align'),
           ('processed/relic/*.json', 'processed/beir/*/*_sentence/*.jsonl', 'processed/beir/*/*_sentence/qrels/*.tsv',
            'processed/blocks.csv', 'results/table1_dataset.csv',
@@ -525,26 +537,26 @@ REGISTRY = [
     Stage('06_dataset_checks', 'relic', 'relic.dataset_checks', 'run_checks', 'dataset_checks', ('03_segment', '05_windows'),
           ('results/alignment_recall.csv', 'results/precision_sample_*.md', 'results/strict_precision.csv',
            'results/alignment_precision.csv', 'results/strict_agreement.csv', 'results/strict_verdicts.csv'), builds_relic_pd=True,
-          optional=('results/strict_precision.csv', 'results/alignment_precision.csv', 'results/strict_agreement.csv', 'results/strict_verdicts.csv')),
+          optional=('results/strict_precision.csv', 'results/alignment_precision.csv', 'results/strict_agreement.csv', 'results/strict_verdicts.csv'), params=('n_workers',)),
     Stage('06a_quote_types', 'relic', 'relic.quote_types', 'run_quote_types', 'quote_types', ('05_windows',),
           ('results/annotations/quote_types/*', 'results/quote_type*.csv')),
     Stage('07_retrieval', 'relic', 'relic.retrieval', 'run_retrieval', 'retrieval', ('05_windows',),
-          ('results/ranks/*.csv', 'results/submissions/*/*.json', 'results/bm25_tuning.csv', 'figures/recall_at_k.png')),
+          ('results/ranks/*.csv', 'results/submissions/*/*.json', 'results/bm25_tuning.csv', 'figures/recall_at_k.png'), params=('precision', 'n_threads')),
     Stage('08_dense_relic', 'relic', 'relic.dense_relic', 'run_dense', 'dense_relic', ('05_windows', '07_retrieval'),
           ('processed/dense_relic/**', 'results/ranks/dense-relic_*.csv', 'results/submissions/test/dense-relic_*.json',
            'results/ranks/bm25-dense-relic-rrf_*.csv', 'results/submissions/test/bm25-dense-relic-rrf_*.json',
            'results/ranks/curve/dense-relic-*pct_*.csv',
            'results/dense_relic_training.csv', 'figures/dense_relic_training.png', 'results/dense_vs_bm25.csv',
            'results/table5_dense_vs_bm25.csv', 'results/table6_evidence.csv'),
-          optional=('results/ranks/curve/dense-relic-*pct_*.csv',)),   # no learning curve where dense_relic.curve_shares is empty
+          optional=('results/ranks/curve/dense-relic-*pct_*.csv',), params=('encoder', 'precision')),   # no learning curve where dense_relic.curve_shares is empty
     Stage('09_human_proxy', 'relic', 'relic.human_proxy', 'run_proxy', 'human_proxy', ('05_windows', '07_retrieval', '08_dense_relic'),
-          ('results/proxy/**', 'results/table4_agreement.csv', 'results/table5_failures.csv')),
+          ('results/proxy/**', 'results/table4_agreement.csv', 'results/table5_failures.csv'), params=('n_threads',)),
     Stage('10_gandalf_data', 'gandalf', 'gandalf.data', 'run_gandalf_data', 'gandalf_data', ('01_corpus',),
           ('processed/gandalf/*.json', 'processed/gandalf/books.csv', 'results/gandalf_table1_levels.csv',
            'results/gandalf_table2_books.csv', 'results/gandalf_table2_summary.csv', 'results/gandalf_replacements.csv')),
     Stage('11_gandalf_baselines', 'gandalf', 'gandalf.baselines', 'run_gandalf_baselines', 'gandalf_baselines', ('10_gandalf_data',),
           ('processed/gandalf/baseline_answers.csv', 'results/gandalf_table3.csv', 'results/gandalf_table4_levels.csv',
-           'figures/gandalf_accuracy_by_level.png')),
+           'figures/gandalf_accuracy_by_level.png'), params=('precision', 'n_threads')),
     Stage('12_report', 'shared', 'report', 'run_report', 'report', ('06_dataset_checks', '07_retrieval', '08_dense_relic', '09_human_proxy', '11_gandalf_baselines'),
           ('results/table3_retrieval.csv', 'results/tableA9_by_length.csv', 'results/retrieval_ranks.csv', 'results/REPORT.md',
            'results/tables.sha256', 'figures/recall_at_k_all.png', 'figures/recall_by_length.png',
@@ -578,12 +590,6 @@ def _matches(P:Paths, pattern:str)->list[Path]:
     base, rest = _folder(P, pattern)
     return [f for f in base.glob(rest + '/*' if rest.endswith('**') else rest) if f.is_file()]
 
-def stage_files(profile:str|Profile, name:str)->list[Path]:
-    "The files stage `name` has written for `profile`: those its output patterns match, that no more specific pattern of another stage claims."
-    P, files = paths(profile), set()
-    for pat in stage(name).outputs: files |= {f for f in _matches(P, pat) if owner(profile, f) == name}
-    return sorted(files)
-
 def owner(profile:str|Profile, path:Path)->str|None:
     "The stage that writes `path`: the stage whose matching output pattern is the longest (most specific), or None."
     import fnmatch
@@ -601,3 +607,30 @@ def missing_outputs(profile:str|Profile, name:str)->list[str]:
     P = paths(profile)
     return [pat for pat in stage(name).outputs if pat not in stage(name).optional and not _matches(P, pat)]
 
+# %% ../nbs/00_config.ipynb #c0f1a011
+def setting_help()->dict[tuple[str, str], str]:
+    "(section, name) -> the first line of the setting's comment in this module ('' for top-level settings)."
+    import ast, importlib.util, io, tokenize
+    source = Path(importlib.util.find_spec('relic_nb.config').origin).read_text(encoding='utf-8')
+    comments = {t.start[0]: t.string.lstrip('# ').strip() for t in tokenize.generate_tokens(io.StringIO(source).readline)
+                if t.type == tokenize.COMMENT}
+    classes = {n.name: n for n in ast.parse(source).body if isinstance(n, ast.ClassDef)}
+    def own(cls): return {a.target.id: comments.get(a.end_lineno, '') for a in classes[cls].body if isinstance(a, ast.AnnAssign)}
+    out = {('', k): v for k, v in own('Profile').items() if k not in SECTIONS}
+    for sec, cls in SECTIONS.items():
+        for c in reversed(cls.__mro__[:-1]): out.update({(sec, k): v for k, v in own(c.__name__).items()})
+    return out
+
+def parameters_cell(name:str, # a stage (`REGISTRY`)
+                   )->str:
+    "The text of stage `name`'s papermill parameters cell: its settings, each `None`, with their types and descriptions."
+    s, helps = stage(name), setting_help()
+    prof = PROFILES['tiny']
+    rows = [('profile', 'str', "'tiny'", 'the profile: ' + ' | '.join(PROFILES)),
+            ('overrides', 'dict', '{}', 'any other setting by name, as the runner passes its -p NAME VALUE')]
+    sec = [(f.name, f.type, '', f.name) for f in fields(getattr(prof, s.section))] if s.section else []
+    top = [(f.name, f.type, '', f.name) for f in fields(prof) if f.name in s.params]
+    for (n, t, _, _), where in [(r, s.section) for r in sec] + [(r, '') for r in top]:
+        rows.append((n, t, 'None', helps[(where, n)] + ('' if where else ' (top-level)')))
+    w = max(len(f'{n}: {t} = {v}') for n, t, v, _ in rows)
+    return '\n'.join(f'{f"{n}: {t} = {v}":{w}}  # {h}'.rstrip() for n, t, v, h in rows)

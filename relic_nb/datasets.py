@@ -4,7 +4,7 @@
 
 # %% ../nbs/13_datasets.ipynb #77aa9fda
 from __future__ import annotations
-import gzip, hashlib, io, json, os, shutil, tarfile, zlib
+import gzip, hashlib, io, json, shutil, tarfile, zlib
 from pathlib import Path
 from typing import NamedTuple
 import pandas as pd

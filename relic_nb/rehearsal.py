@@ -4,7 +4,7 @@
 
 # %% ../nbs/15_rehearsal.ipynb #a5e47136
 from __future__ import annotations
-import json, math, os, resource, shutil, sys, time
+import json, resource, shutil, sys, time
 from contextlib import contextmanager
 from pathlib import Path
 import numpy as np
@@ -12,7 +12,7 @@ import pandas as pd
 from .fixtures import tiny_bert
 from .config import SEED, Profile, get_profile, paths, write_csv, write_json
 from .relic.windows import PAPER_A9, PAPER_TABLE1
-from .relic.task import read_relic, validate_relic, write_relic
+from .relic.task import read_relic, write_relic
 
 # %% auto #0
 __all__ = ['PAPER_SHAPE', 'ROBERTA_BASE', 'quote_length_shares', 'release_plan', 'sentence_pools', 'book_text', 'make_release',

@@ -8,9 +8,8 @@ import hashlib, io, re, subprocess, sys
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .config import REGISTRY, Profile, atomic_path, get_profile, owner, paths, project_root, stage_settings, stages_for, write_csv
-from .relic.retrieval import (PAPER_TABLE3, PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, TABLE3_COLUMNS,
-                                      beside_paper, table3_runs)
+from .config import REGISTRY, Profile, atomic_path, get_profile, owner, paths, project_root, stages_for, write_csv
+from .relic.retrieval import (PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, TABLE3_COLUMNS, beside_paper, table3_runs)
 from .relic.task import KS, by_length, read_ranks, recall_summary
 from .relic.human_proxy import proxy_folder, read_proxy_column
 from .stats import DIGITS, compare_runs, group_intervals, ranks_intervals

@@ -4,7 +4,7 @@
 
 # %% ../nbs/00b_runner.ipynb #ee4eadbb
 from __future__ import annotations
-import argparse, json, sys, time
+import argparse, sys, time
 from pathlib import Path
 import pandas as pd
 from .config import STAGES, REGISTRY, get_profile, missing_outputs, paths, stage, stages_for

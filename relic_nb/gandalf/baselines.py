@@ -4,13 +4,13 @@
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #475c772d
 from __future__ import annotations
-import hashlib, importlib.util, json, math, random, time, zlib
+import hashlib, importlib.util, random, time
 from collections import defaultdict
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..config import SEED, Profile, autocast, check_precision, get_profile, inference_precision, paths, set_seed
-from ..config import atomic_path, stage_settings, write_csv, write_json
+from ..config import (SEED, Profile, atomic_path, autocast, check_precision, get_profile, inference_precision, keyed_rng,
+                             paths, set_seed, write_csv)
 from .data import GandalfData, load_gandalf, gandalf_corpus, book_paragraphs, replace_names, group_of
 
 # %% auto #0
@@ -60,16 +60,12 @@ def accuracy_table(results:pd.DataFrame, by:list[str]=['model', 'model_id'])->pd
     return acc[cols].join(n[['n ' + c for c in cols]]).reset_index()
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #5f3ac9fd
-def _rng(*key)->random.Random:
-    "A generator seeded from SEED and a key."
-    return random.Random(zlib.crc32('/'.join(map(str, (SEED,) + key)).encode()))
-
 class RandomBaseline(Baseline):
     "Uniformly random choices, seeded per question."
     name = 'random'
-    def __init__(self, draw:int=0): self.draw = draw
+    def __init__(self, draw:int=0, seed:int=SEED): self.draw, self.seed = draw, seed
     def choose(self, questions, paragraphs=None):
-        return [_rng('random', self.draw, q['id']).randrange(len(q['options'])) for q in questions]
+        return [keyed_rng(self.seed, 'random', self.draw, q['id']).randrange(len(q['options'])) for q in questions]
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #ebdb0e2a
 class TfidfBaseline(Baseline):
@@ -105,6 +101,7 @@ def smollm2_folder()->Path:
     return Path(spec.submodule_search_locations[0])
 
 def load_causal_lm(name:str='smollm2-135m', cache:Path|None=None, # where the fp32 copy of the GGUF model is kept
+                   seed:int=SEED, # the random weights of 'tiny-random-llama'
                    )->tuple:
     "(model, tokenizer) for a causal LM: 'smollm2-135m', 'tiny-random-llama', or a hub id / folder."
     import torch
@@ -118,7 +115,7 @@ def load_causal_lm(name:str='smollm2-135m', cache:Path|None=None, # where the fp
         tok = AutoTokenizer.from_pretrained(tok_dir)
         if name == 'tiny-random-llama':
             from transformers import LlamaConfig, LlamaForCausalLM
-            torch.manual_seed(SEED)
+            torch.manual_seed(seed)
             cfg = LlamaConfig(vocab_size=len(tok), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2,
                               num_key_value_heads=1, max_position_embeddings=1 << 20)
             m = LlamaForCausalLM(cfg)
@@ -402,16 +399,16 @@ def run_gandalf_baselines(profile:str|Profile, progress:bool=True)->dict:
             if rep: pars[(book, True)] = [replace_names(p, data.tables[book]) for p in plain]
         return pars[(book, rep)]
     qs, timings = data.questions, {}
-    t = time.time(); res_random = evaluate(RandomBaseline(), qs, progress=progress); timings['random'] = time.time() - t
+    t = time.time(); res_random = evaluate(RandomBaseline(seed=prof.seed), qs, progress=progress); timings['random'] = time.time() - t
     t = time.time(); res_tfidf = evaluate(TfidfBaseline(), qs, book_text, progress=progress); timings['tfidf'] = time.time() - t
-    lm, tok = load_causal_lm(s.lm_model, P.cache)
-    t = time.time(); lm_qs = sample_questions(qs, s.lm_questions)
+    lm, tok = load_causal_lm(s.lm_model, P.cache, prof.seed)
+    t = time.time(); lm_qs = sample_questions(qs, s.lm_questions, seed=prof.seed)
     res_lm = evaluate(QueryOnlyLM(lm, tok, s.lm_model, precision), lm_qs, progress=progress); timings['lm_query_only'] = time.time() - t
     lm_tokens = sum(len(tok(f'{n}: {d}', add_special_tokens=False)['input_ids']) for q in lm_qs for n, d in pairs(q))
-    if xl_model != s.lm_model: lm, tok = load_causal_lm(xl_model, P.cache)
-    xl_book_list = pick_books(data, s.xl_books)
+    if xl_model != s.lm_model: lm, tok = load_causal_lm(xl_model, P.cache, prof.seed)
+    xl_book_list = pick_books(data, s.xl_books, prof.seed)
     xl = BookMemoryLM(lm, tok, xl_model, s.xl_segment, s.xl_memory, s.xl_max_tokens or None, P.cache/'gandalf_memory', precision)
-    t = time.time(); xl_qs = sample_questions(qs, s.lm_questions, xl_book_list)
+    t = time.time(); xl_qs = sample_questions(qs, s.lm_questions, xl_book_list, prof.seed)
     res_xl = evaluate(xl, xl_qs, book_text, progress=progress); timings['lm_book_memory'] = time.time() - t
     results = pd.concat([res_random, res_tfidf, res_lm, res_xl], ignore_index=True)
     notes = {'random': 'all questions', 'tfidf': 'all questions',

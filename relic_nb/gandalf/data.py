@@ -4,12 +4,12 @@
 
 # %% ../../nbs/10_gandalf_data.ipynb #d18b39d5
 from __future__ import annotations
-import json, random, re, unicodedata, zlib
+import json, re, unicodedata
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field, asdict
+from dataclasses import dataclass
 from pathlib import Path
 import pandas as pd
-from ..config import SEED, Profile, get_profile, paths, stage_settings, write_csv, write_json
+from ..config import SEED, Profile, get_profile, keyed_rng, paths, write_csv, write_json
 from ..fixtures import gandalf_fixtures
 from ..corpus import Corpus, has_role, decode_text, strip_gutenberg, load_text, MissingText
 
@@ -383,11 +383,7 @@ def build_book(slug:str, chars:list[dict], paragraphs:list[str], ref_terms:set, 
     return kept, [d for d in descs if dup[d['text']] == 1]
 
 # %% ../../nbs/10_gandalf_data.ipynb #4de7a4b8
-def _rng(*key)->random.Random:
-    "A generator seeded from SEED and a key (stable across runs and processes)."
-    return random.Random(zlib.crc32(('/'.join(map(str, (SEED,) + key))).encode()))
-
-def make_questions(kept:list[dict], descs:list[dict], n_options:int=10)->list[dict]:
+def make_questions(kept:list[dict], descs:list[dict], n_options:int=10, seed:int=SEED)->list[dict]:
     "Desc2Name and Name2Desc questions of one book (options shuffled, `answer` = index of the right one)."
     names = {c['id']: c['name'] for c in kept}
     by_level = defaultdict(dict)
@@ -397,13 +393,13 @@ def make_questions(kept:list[dict], descs:list[dict], n_options:int=10)->list[di
         base = dict(book=d['book'], char=d['char'], level=d['level'])
         others = [k for k in names if k != d['char']]
         if len(others) >= n_options - 1:
-            rng = _rng('d2n', d['char'], d['level'])
+            rng = keyed_rng(seed, 'd2n', d['char'], d['level'])
             opts = [d['char']] + rng.sample(sorted(others), n_options - 1); rng.shuffle(opts)
             qs.append(dict(base, task='Desc2Name', query=d['text'], options=[names[o] for o in opts], option_chars=opts,
                            answer=opts.index(d['char'])))
         others = [k for k in by_level[d['level']] if k != d['char']]
         if len(others) >= n_options - 1:
-            rng = _rng('n2d', d['char'], d['level'])
+            rng = keyed_rng(seed, 'n2d', d['char'], d['level'])
             opts = [d['char']] + rng.sample(sorted(others), n_options - 1); rng.shuffle(opts)
             qs.append(dict(base, task='Name2Desc', query=names[d['char']], options=[by_level[d['level']][o] for o in opts],
                            option_chars=opts, answer=opts.index(d['char'])))
@@ -411,7 +407,7 @@ def make_questions(kept:list[dict], descs:list[dict], n_options:int=10)->list[di
 
 # %% ../../nbs/10_gandalf_data.ipynb #dee02c11
 def replacement_tables(books:dict, # slug -> (kept characters, word counts)
-                       zipf:float=4.0)->dict[str, dict[str, str]]:
+                       zipf:float=4.0, seed:int=SEED)->dict[str, dict[str, str]]:
     "Per book, a table from each unambiguous name term to a same-kind term of another book (seeded)."
     from wordfreq import zipf_frequency
     pools = {k: sorted({t for kept, _ in books.values() for c in kept for t in c[k] if t not in c['ambiguous']
@@ -419,7 +415,7 @@ def replacement_tables(books:dict, # slug -> (kept characters, word counts)
     tables = {}
     for slug, (kept, counts) in sorted(books.items()):
         own = {t for c in kept for t in c['first'] + c['last']}
-        rng, table = _rng('rep', slug), {}
+        rng, table = keyed_rng(seed, 'rep', slug), {}
         for kind in ('first', 'last'):
             terms = sorted({t for c in kept for t in c[kind] if t not in c['ambiguous']} - set(table))
             pool = [t for t in pools[kind] if t not in own and not counts[t] and t not in table.values()]
@@ -456,9 +452,9 @@ def group_of(slug:str, author:str='')->str:
     a = (fold(author) + ' ' + slug).lower()
     return 'balzac_zola' if ('balzac' in a or 'zola' in a) else 'dickens_scott'
 
-def build_gandalf(corpus:Corpus, profile:str|Profile, tags:dict=BOOK_TAGS, n_options:int=10, min_mentions:int=3,
-                  min_characters:int=10, max_words:int=60, zipf:float=4.0)->GandalfData:
-    "Characters, descriptions and questions of every described novel, and the -Rep variant."
+def build_gandalf(corpus:Corpus, profile:str|Profile, tags:dict=BOOK_TAGS)->GandalfData:
+    "Characters, descriptions and questions of every described novel, and the -Rep variant (`profile.gandalf_data`)."
+    prof = get_profile(profile); s = prof.gandalf_data
     w = corpus.works[has_role(corpus.works, 'gandalf_book')]
     entries = {s: reference_entries(corpus, s, tags) for s in sorted({source_of(d) for d in w.described_by})}
     ref_terms = {s: {t for e in es if not e.xref for t in name_words(e.head) + name_words(e.given)} for s, es in entries.items()}
@@ -468,15 +464,15 @@ def build_gandalf(corpus:Corpus, profile:str|Profile, tags:dict=BOOK_TAGS, n_opt
         src = source_of(b.described_by)
         chars = book_characters(entries[src], tags[b.slug], b.author if src == 'brewer' else '')
         pars = book_paragraphs(corpus, profile, b.slug)
-        kept, descs = build_book(b.slug, chars, pars, ref_terms[src], min_mentions, zipf, max_words)
-        ok = len(kept) >= min_characters
+        kept, descs = build_book(b.slug, chars, pars, ref_terms[src], s.min_mentions, s.ambiguous_zipf, s.max_words)
+        ok = len(kept) >= s.min_characters
         rows.append(dict(book=b.slug, title=b.title, author=b.author, source=src, group=group_of(b.slug, b.author),
                          words=sum(len(p.split()) for p in pars), described=len(chars), kept=len(kept), used=ok))
         if not ok: continue
         kept_all[b.slug], counts_all[b.slug] = kept, word_counts(pars)
-        descs_all += descs; qs += make_questions(kept, descs, n_options)
+        descs_all += descs; qs += make_questions(kept, descs, s.n_options, prof.seed)
     if not kept_all: raise ValueError("No book has enough characters for a question set: check the corpus and BOOK_TAGS.")
-    tables = replacement_tables({s: (kept_all[s], counts_all[s]) for s in kept_all}, zipf)
+    tables = replacement_tables({k: (kept_all[k], counts_all[k]) for k in kept_all}, s.ambiguous_zipf, prof.seed)
     groups = {r['book']: r['group'] for r in rows}
     for i, q in enumerate(qs): q.update(id=f"{q['task']}-{i:05d}", rep=False, group=groups[q['book']])
     qs += [rep_question(dict(q, id=q['id'] + '-Rep'), tables[q['book']]) for q in qs]
@@ -540,7 +536,7 @@ def run_gandalf_data(profile:str|Profile)->dict:
     "Build GANDALF-PD for `profile`; write the dataset (processed/gandalf/), Tables 1-2 and the replacement table (results/)."
     prof = get_profile(profile); P = paths(prof).ensure(); s = prof.gandalf_data
     corpus, tags = gandalf_corpus(prof)
-    data = build_gandalf(corpus, prof, tags, s.n_options, s.min_mentions, s.min_characters, s.max_words, s.ambiguous_zipf)
+    data = build_gandalf(corpus, prof, tags)
     save_gandalf(data, prof)
     t1 = table1_levels(data); write_csv(t1, P.results/'gandalf_table1_levels.csv', index=True)
     t2, t2s = table2_books(data)

@@ -4,13 +4,12 @@
 
 # %% ../../nbs/02_cleaning.ipynb #d4e87d4d
 from __future__ import annotations
-import json, os, re, time
+import re, time
 from collections import Counter
 from pathlib import Path
 import pandas as pd
 from ..config import CleaningSettings, Profile, get_profile, paths, parallel_map, words, write_csv, write_json
-from ..corpus import (Chapter, Corpus, MissingText, clean_paragraph, decode_text, has_role, load_text, parse_text,
-                             strip_gutenberg, text_cache)
+from ..corpus import (Chapter, Corpus, MissingText, clean_paragraph, decode_text, has_role, load_text, strip_gutenberg, text_cache)
 
 # %% auto #0
 __all__ = ['CITATION', 'REFERENCE', 'FOOTNOTE_MARK', 'PAGE_MARK', 'FOOTNOTE_PAR', 'FOOTNOTE_LABEL', 'FOOTNOTES_HEADING',

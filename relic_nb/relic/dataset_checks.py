@@ -7,17 +7,18 @@ from __future__ import annotations
 import bisect, hashlib, json, math, re
 from collections import defaultdict
 from pathlib import Path
+from typing import NamedTuple
 import numpy as np
 import pandas as pd
-from ..config import SEED, Profile, get_profile, paths, parallel_map, atomic_path, write_csv, words
+from ..config import SEED, DatasetChecksSettings, Profile, get_profile, paths, parallel_map, atomic_path, write_csv, words
 from .align import MIN_TOKENS
 
 # %% auto #0
-__all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'SAMPLES', 'shared_runs', 'sentence_of_word', 'account_for_runs',
+__all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'shared_runs', 'sentence_of_word', 'account_for_runs',
            'window_key', 'all_windows', 'precision_sample', 'RawText', 'locate', 'critic_extent', 'critic_excerpt',
            'novel_neighbours', 'window_markdown', 'wilson', 'current_labels', 'read_strict_labels', 'precision_table',
-           'reader_agreement', 'labels_from_markdown', 'with_sources', 'strict_labels', 'sample_markdown',
-           'strict_verdicts', 'read_verdicts', 'run_checks']
+           'reader_agreement', 'labels_from_markdown', 'with_sources', 'strict_labels', 'sample_markdown', 'Sample',
+           'precision_samples', 'strict_verdicts', 'read_verdicts', 'run_checks']
 
 # %% ../../nbs/06_dataset_checks.ipynb #28279f29
 def shared_runs(critics:dict[str, list[str]], # critic -> its words
@@ -307,7 +308,20 @@ def sample_markdown(name:str, seed:int, sample:list[dict], labels_f:Path, status
             "`relic_nb.relic.dataset_checks.labels_from_markdown`.\n\n")
     return head + '\n\n'.join(window_markdown(k + 1, w) for k, w in enumerate(sample)) + '\n'
 
-SAMPLES = ('tune', 'tune2', 'tune3', 'tune4', 'tune5', 'tune6', 'tune7', 'fresh')
+class Sample(NamedTuple):
+    "A strict precision sample: its name, how many windows it draws, and the seed of the draw."
+    name:str
+    size:int
+    seed:int
+
+def precision_samples(settings:DatasetChecksSettings)->list[Sample]:
+    "The samples of `settings.samples` ('name:windows:seed'), in drawing order."
+    out = []
+    for spec in settings.samples:
+        m = re.fullmatch(r'(\w+):(\d+):(\d+)', spec)
+        if not m: raise ValueError(f"dataset_checks.samples: {spec!r} is not 'name:windows:seed' (e.g. 'fresh:100:9090')")
+        out.append(Sample(m[1], int(m[2]), int(m[3])))
+    return out
 
 def strict_verdicts(windows:list[dict], # `all_windows`
                     label_files:dict, # sample -> its labels file, in sample order (files that do not exist are skipped)
@@ -342,14 +356,15 @@ def run_checks(profile:str|Profile)->dict:
     write_csv(recall, P.results/'alignment_recall.csv')
     accounted = 1 - (acc.outcome == 'missed').mean() if len(acc) else 1.0
     windows = all_windows(P.processed/'relic'); keys = {w['id']: w['key'] for w in windows}
-    draws = {k: (getattr(s, f'{k}_n'), getattr(s, f'{k}_seed')) for k in SAMPLES}   # each sample's size and seed: `<sample>_n`, `<sample>_seed`
+    draws = {x.name: (x.size, x.seed) for x in precision_samples(s)}
+    names = list(draws)
     drawn, read_before = {}, set()
-    for name in SAMPLES:                                           # each sample leaves out the windows of the ones before it
+    for name in names:                                           # each sample leaves out the windows of the ones before it
         drawn[name] = precision_sample(windows, *draws[name], exclude=read_before); read_before |= {w['id'] for w in drawn[name]}
     read = {w['id']: w for w in with_sources(prof, list({w['id']: w for d in drawn.values() for w in d}.values()),
                                              s.excerpt_chars, s.novel_neighbours, novel_sents)}
     samples, labelled, stale, notes = {}, {}, {}, {}
-    for name in SAMPLES:
+    for name in names:
         samples[name] = [read[w['id']] for w in drawn[name]]
         lab, stale[name], notes[name] = read_strict_labels(samples[name], keys, strict_labels(prof, name))
         if lab is not None: labelled[name] = lab
@@ -360,12 +375,12 @@ def run_checks(profile:str|Profile)->dict:
     if table is not None: write_csv(table, P.results/'strict_precision.csv')           # without current ones, no table
     else: (P.results/'strict_precision.csv').unlink(missing_ok=True)
     agree = [reader_agreement(current_labels(strict_labels(prof, n), keys)[0], current_labels(f, keys)[0], [w['id'] for w in samples[n]]).assign(sample=n)
-             for n in SAMPLES if (f := strict_labels(prof, f'{n}_second')).exists() and strict_labels(prof, n).exists()]   # samples read twice
+             for n in names if (f := strict_labels(prof, f'{n}_second')).exists() and strict_labels(prof, n).exists()]   # samples read twice
     if agree: write_csv(pd.concat(agree)[['sample', 'measure', 'value', 'lo95', 'hi95']], P.results/'strict_agreement.csv')
     else: (P.results/'strict_agreement.csv').unlink(missing_ok=True)
     if 'fresh' in labelled: write_csv(labelled['fresh'].rename(columns={'label': 'verdict'})[['id', 'verdict', 'note']], P.results/'alignment_precision.csv')
     else: (P.results/'alignment_precision.csv').unlink(missing_ok=True)
-    verdicts = strict_verdicts(windows, {n: strict_labels(prof, n) for n in SAMPLES})      # every window read as it is, whichever sample
+    verdicts = strict_verdicts(windows, {n: strict_labels(prof, n) for n in names})      # every window read as it is, whichever sample
     if len(verdicts): write_csv(verdicts.sort_values('id', ignore_index=True), P.results/'strict_verdicts.csv')   # (12 and 13 read it)
     else: (P.results/'strict_verdicts.csv').unlink(missing_ok=True)
     return dict(runs=acc, recall=recall, accounted=accounted, samples=samples, labels=labelled, stale=stale, notes=notes, precision=table,

@@ -4,11 +4,11 @@
 
 # %% ../../nbs/09_human_proxy.ipynb #8eb1dfa4
 from __future__ import annotations
-import html, itertools, math, re, shutil
+import html, itertools
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..config import SEED, Profile, get_profile, paths, pick_device, stage_settings, words, write_csv
+from ..config import SEED, Profile, get_profile, paths, pick_device, words, write_csv
 from ..annotation import SheetAnnotator, complete_sheets, fleiss_kappa, marked_html, read_items, write_sheet, write_sheets
 from .task import load_relic
 from .retrieval import (BM25Retriever, HybridRetriever, RandomRetriever, best_bm25, hybrid_parts,

@@ -8,8 +8,8 @@ import html
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..config import SEED, Profile, get_profile, paths, stage_settings, write_csv
-from ..annotation import complete_sheets, fleiss_kappa, label_aliases, marked_html, read_items, SheetAnnotator, write_sheets
+from ..config import SEED, Profile, get_profile, paths, write_csv
+from ..annotation import complete_sheets, fleiss_kappa, marked_html, read_items, SheetAnnotator, write_sheets
 from .task import load_relic
 
 # %% auto #0

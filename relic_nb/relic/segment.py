@@ -4,7 +4,7 @@
 
 # %% ../../nbs/03_segment.ipynb #572633d9
 from __future__ import annotations
-import hashlib, json, os, re, time
+import hashlib, json, re, time
 from pathlib import Path
 import pandas as pd
 from ..config import Profile, get_profile, paths, parallel_map, write_csv, write_json

@@ -9,8 +9,8 @@ from collections import Counter
 from functools import cached_property
 from pathlib import Path
 import pandas as pd
-from ..config import Profile, get_profile, paths, atomic_path, write_csv, write_json
-from ..corpus import Corpus, CorpusError
+from ..config import Profile, get_profile, paths, atomic_path, write_csv
+from ..corpus import Corpus
 from .task import write_beir, write_relic
 from rapidfuzz import fuzz
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
