@@ -8,20 +8,21 @@ import hashlib, io, re, subprocess, sys
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .config import REGISTRY, Profile, atomic_path, get_profile, owner, paths, project_root, stages_for, write_csv
+from .config import PROFILES, REGISTRY, Profile, atomic_path, get_profile, owner, paths, project_root, stages_for, write_csv
 from .relic.retrieval import (PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, TABLE3_COLUMNS, beside_paper, table3_runs)
 from .relic.task import KS, by_length, read_ranks, recall_summary
 from .relic.human_proxy import proxy_folder, read_proxy_column
+from .relic.quote_types import PAPER_TYPE_COUNTS
 from .stats import DIGITS, compare_runs, group_intervals, ranks_intervals
 
 # %% auto #0
-__all__ = ['PAIRED_COLUMNS', 'CURVE_FILE', 'VERIFIED_FILES', 'INTERVAL_TABLES', 'parse_run', 'run_label', 'proxy_intervals',
-           'table3_intervals', 'tableA9_intervals', 'comparison_pairs', 'table3_paired', 'gandalf_intervals',
-           'learning_curve', 'plot_learning_curve', 'plot_table3_intervals', 'interval_text', 'intervals_wide',
-           'paired_prose', 'retrieval_tables', 'verified_tables', 'md', 'Report', 'recall_curves', 'plot_recall_curves',
-           'plot_by_length', 'stage_timings', 'table_checksums', 'intervals_sections', 'strict_precision_table',
-           'relic_sections', 'gandalf_sections', 'build_report', 'run_report', 'committed_tables', 'folder_tables',
-           'compare_tables', 'verify_tables', 'main']
+__all__ = ['PAIRED_COLUMNS', 'CURVE_FILE', 'VERIFIED_FILES', 'CURVE_CONTEXTS', 'BY_LENGTH', 'INTERVAL_TABLES', 'parse_run',
+           'run_label', 'proxy_intervals', 'table3_intervals', 'tableA9_intervals', 'comparison_pairs', 'table3_paired',
+           'gandalf_intervals', 'learning_curve', 'plot_learning_curve', 'plot_table3_intervals', 'interval_text',
+           'intervals_wide', 'paired_prose', 'retrieval_tables', 'verified_tables', 'md', 'Report', 'recall_curves',
+           'plot_recall_curves', 'plot_by_length', 'stage_timings', 'table_checksums', 'intervals_sections',
+           'strict_precision_table', 'relic_sections', 'gandalf_sections', 'build_report', 'run_report',
+           'committed_tables', 'folder_tables', 'compare_tables', 'verify_tables', 'main']
 
 # %% ../nbs/12_report.ipynb #ce5685e6
 def parse_run(spec:str)->tuple:
@@ -284,7 +285,10 @@ class Report:
     def text(self)->str: return '\n\n'.join(self.parts) + '\n'
 
 # %% ../nbs/12_report.ipynb #9d466876
-def recall_curves(ranks:pd.DataFrame, contexts=((4, 4), (1, 1)), ks=tuple(range(1, 101)))->pd.DataFrame:
+CURVE_CONTEXTS = ((4, 4), (1, 1))   # the contexts of the all-models recall@k figure
+BY_LENGTH = ((4, 4), 10)            # the context and k of the by-length figure (the paper's Table A9 is dense-RELiC 4/4)
+
+def recall_curves(ranks:pd.DataFrame, contexts=CURVE_CONTEXTS, ks=tuple(range(1, 101)))->pd.DataFrame:
     "Recall@k (percent) for k in `ks`, per model and context size (random has no context)."
     rows = []
     for (m, L, R), g in ranks.groupby(['model', 'L', 'R'], dropna=False, sort=False):
@@ -379,6 +383,7 @@ def intervals_sections(rep:Report):
                 "quotation with the right extent and the critic's own prose around it (`table3_verified.csv`).")
         if vp is not None: rep.add(paired_prose(vp, lv) + ' Every figure: `table3_paired_verified.csv`.')
 
+# %% ../nbs/12_report.ipynb #f299292b
 def strict_precision_table(sp:pd.DataFrame, # `strict_precision.csv` (06_dataset_checks)
                            )->pd.DataFrame:
     "One row per strict precision sample: windows read, the share of `ok` and of `ok` + `partial` with their 95% intervals, and the count of each other label."
@@ -389,6 +394,7 @@ def strict_precision_table(sp:pd.DataFrame, # `strict_precision.csv` (06_dataset
                           **{l: int(sp.windows[(s, l)]) for l in ('partial', 'bad_context', 'wrong_quote', 'leak')}}
                          for s in sp.index.get_level_values(0).unique()])
 
+# %% ../nbs/12_report.ipynb #d6e738f8
 def relic_sections(rep:Report):
     "RELiC: dataset, quote types, retrieval, dense-RELiC, the proxy study."
     p = rep.prof.name
@@ -405,40 +411,52 @@ def relic_sections(rep:Report):
     rep.figure('figure2_quote_lengths.png', 'Figure 2: quote lengths in sentences (ours beside the paper)')
     rec = rep.table('alignment_recall.csv')
     if rec is not None:
-        rep.add('### Alignment quality', md(rec), 'What became of every run of 12 or more words that a critic shares with a novel '
-                '(`alignment_recall.csv`: an exact scan independent of the aligner).')
+        rep.add('### Alignment quality', md(rec), f'What became of every run of {rep.prof.dataset_checks.min_run} or more words '
+                'that a critic shares with a novel (`alignment_recall.csv`: an exact scan independent of the aligner).')
     sp, ag = rep.P.results/'strict_precision.csv', rep.P.results/'strict_agreement.csv'     # written only once readers have labelled
     if sp.exists():
         rep.add(md(strict_precision_table(pd.read_csv(sp))), 'Strict precision (`strict_precision.csv`): each sampled window read beside '
-                "the critic's own file and the novel, one label each; `ok` and `ok + partial` with 95% Wilson intervals, the other "
-                'labels as counts. The `fresh` sample is drawn after the last round of rules and never tuned on.')
+                "the critic's own file and the novel, one label each; `ok` and `ok + partial` with Wilson intervals "
+                '(`lo95`, `hi95`), the other labels as counts. The `fresh` sample is drawn after the last round of rules and never tuned on.')
     if ag.exists():
         rep.add(md(pd.read_csv(ag), floatfmt='.4g'), 'Two independent strict readings of the same windows (`strict_agreement.csv`): '
-                "how often they agree, Cohen's kappa (95% bootstrap interval) and each reading's share of `ok` (Wilson).")
+                "how often they agree, Cohen's kappa (bootstrap interval, `lo95` to `hi95`) and each reading's share of `ok` (Wilson).")
     rep.add('### Table 2: how quotations are used')
     qt = rep.P.results/'quote_types_distribution.csv'
     if qt.exists(): rep.add(md(pd.read_csv(qt)))
-    else: rep.add('*Awaiting annotations*: the sheets are in `results/' + p + '/annotations/quote_types/`; the paper found '
-                  '151 claim-supporting, 31 paraphrase-supporting and 18 other quotations among 200.')
+    else:
+        n = PAPER_TYPE_COUNTS
+        rep.add(f'*Awaiting annotations*: the sheets are in `results/{p}/annotations/quote_types/`; the paper found '
+                f"{n['claim']} claim-supporting, {n['paraphrase']} paraphrase-supporting and {n['misc']} other quotations "
+                f'among {sum(n.values())}.')
     rep.add('### Table 3: retrieval on the test split')
     t3 = rep.table('table3_retrieval.csv')
     if t3 is not None:
         cols = ['recall@1', 'recall@10', 'recall@100', 'mean_rank', 'proxy_acc']
         t3 = t3.assign(L=t3.L.astype('Int64'), R=t3.R.astype('Int64'))
+        sizes = ''
+        if t1 is not None:                                       # Table 1's columns: ours, the paper's
+            ours, paper = (t1.set_index('statistic').iloc[:, i].astype(float) for i in (0, 1))
+            sizes = (f" (the paper: {paper['test examples']:,.0f} quotes, {PAPER_AVG_CANDIDATES:,}). Our dense rows start from "
+                     f"{rep.prof.encoder} where the paper used {PROFILES['paper'].encoder}, and train on "
+                     f"{ours['training examples']:,.0f} windows where the paper had {paper['training examples']:,.0f}: see the "
+                     "dense-RELiC notebook for what limits it")
         rep.add(md(beside_paper(t3, cols=cols), floatfmt='.2f'),
-                f"Recall in percent. The test split has {int(t3.queries.max())} quotes (one quote = {100 / t3.queries.max():.2f} points) "
-                f"and {t3.avg_candidates.max():,.0f} candidates per quote on average (the paper: 7,785 quotes, {PAPER_AVG_CANDIDATES:,}). "
-                'Our dense rows use all-MiniLM-L6-v2 (22 M parameters, shipped on PyPI) where the paper used roberta-base and '
-                'trained on 63,000 windows where we have 1,610: see the dense-RELiC notebook for what limits it.')
+                f"Recall in percent. The test split has {int(t3.queries.max())} quotes (one quote = {100 / t3.queries.max():.2f} "
+                f"points) and {t3.avg_candidates.max():,.0f} candidates per quote on average{sizes}.")
     intervals_sections(rep)
     a9 = rep.table('tableA9_by_length.csv')
     if a9 is not None:
-        d = a9[(a9.model == 'dense-RELiC') & (a9.L == 4) & (a9.R == 4)]
+        (L, R), k = BY_LENGTH
+        d = a9[(a9.model == 'dense-RELiC') & (a9.L == L) & (a9.R == R)]
         if len(d):
-            rep.add('### Table A9: dense-RELiC 4/4 by quote length',
+            rep.add(f'### Table A9: dense-RELiC {L}/{R} by quote length',
                     md(beside_paper(d, PAPER_TABLE_A9, ['n'], ['instances', 'recall@1', 'recall@10', 'recall@100', 'mean_rank']), floatfmt='.1f'))
-    rep.figure('recall_at_k_all.png', 'Test recall@k of every model (4/4 and 1/1 contexts)')
-    if a9 is not None: rep.figure('recall_by_length.png', 'Test recall@10 by quote length, 4/4 context, with 95% intervals (the paper: dense-RELiC, Table A9)')
+    ctx = ' and '.join(f'{L}/{R}' for L, R in CURVE_CONTEXTS)
+    rep.figure('recall_at_k_all.png', f'Test recall@k of every model ({ctx} contexts)')
+    (L, R), k = BY_LENGTH
+    if a9 is not None: rep.figure('recall_by_length.png', f'Test recall@{k} by quote length, {L}/{R} context, with '
+                                  f'{100 * rep.prof.report.level:g}% intervals (the paper: dense-RELiC, Table A9)')
     if (rep.P.results/'learning_curve.csv').exists():
         lc = rep.table('learning_curve.csv')
         rep.add('### How far would more data take dense-RELiC?', md(intervals_wide(lc, ['model', 'L', 'R', 'share'], digits=2)),
@@ -449,7 +467,8 @@ def relic_sections(rep:Report):
     h = rep.table('dense_vs_bm25.csv')
     if h is not None: rep.add('Quotes each model finds within the top k, on the same test quotes:', md(h))
     t6 = rep.table('table6_evidence.csv')
-    if t6 is not None: rep.add('### Table 6: evidence for a prompt (top 3 passages)', md(t6[['novel', 'prompt', 'rank', 'passage']]))
+    if t6 is not None: rep.add(f'### Table 6: evidence for a prompt (top {t6["rank"].max()} passages)',
+                               md(t6[['novel', 'prompt', 'rank', 'passage']]))
     rep.add('### Table 4: the proxy study')
     t4 = rep.table('table4_agreement.csv')
     if t4 is not None:
@@ -458,6 +477,7 @@ def relic_sections(rep:Report):
     t5 = rep.table('table5_failures.csv')
     if t5 is not None: rep.add('### Table 5: failure cases in the proxy task', md(t5.head(6)))
 
+# %% ../nbs/12_report.ipynb #509e7539
 def gandalf_sections(rep:Report):
     "GANDALF: the question set and the baselines."
     rep.add('## GANDALF')
@@ -475,6 +495,7 @@ def gandalf_sections(rep:Report):
             rep.add(f'With {100 * rep.prof.report.level:g}% intervals (questions resampled):', md(intervals_wide(iv, keys, digits=1)))
     rep.figure('gandalf_accuracy_by_level.png', 'GANDALF accuracy by referential level')
 
+# %% ../nbs/12_report.ipynb #4e679b0e
 def build_report(profile:str|Profile)->Report:
     "Assemble `results/<profile>/REPORT.md` from the tables and figures of the last run; returns the Report."
     rep = Report(profile)
@@ -493,12 +514,13 @@ def build_report(profile:str|Profile)->Report:
     with atomic_path(rep.P.results/'REPORT.md') as tmp: Path(tmp).write_text(rep.text(), encoding='utf-8')
     return rep
 
+# %% ../nbs/12_report.ipynb #20cf0304
 def run_report(profile:str|Profile)->dict:
     "The report stage: Tables 3 and A9 with intervals and paired tests, all ranks, GANDALF's intervals, the learning curve, the figures, `REPORT.md` and `tables.sha256`."
     prof, P = get_profile(profile), paths(profile).ensure()
     t = retrieval_tables(prof)
     if len(t['ranks']): plot_recall_curves(recall_curves(t['ranks']), P.figures/'recall_at_k_all.png')
-    if len(t['tableA9']): plot_by_length(t['tableA9'], 10, P.figures/'recall_by_length.png', t['tableA9_intervals'])
+    if len(t['tableA9']): plot_by_length(t['tableA9'], BY_LENGTH[1], P.figures/'recall_by_length.png', t['tableA9_intervals'])
     ks, base = tuple(int(k) for k in prof.report.figure_ks), run_label(*parse_run(prof.report.baseline))
     if len(t['intervals']): plot_table3_intervals(t['intervals'], ks, base, P.figures/'table3_intervals.png')
     g = gandalf_intervals(prof)
