@@ -22,8 +22,8 @@ def main():
     import pandas as pd
     import relic_nb.relic.windows as W
     from relic_nb.config import get_profile
-    prof = get_profile('pd'); s = prof.windows
-    build = lambda: set(W.build_windows(prof, s.context, s.max_quote, s.edge_cover, s.require_marked, s.exact_words, {})[0]['id'])
+    prof = get_profile('pd')
+    build = lambda: set(W.build_windows(prof, {})[0]['id'])
     lab = pd.concat([pd.read_csv(root/'data'/'annotations'/f'pd_strict_{n}.tsv', sep='\t', dtype=str, keep_default_na=False)
                      for n in a.samples]).drop_duplicates('id', keep='last').set_index('id')
     today = build()

@@ -3,8 +3,8 @@
     .venv/bin/python bench/rule_variants.py [--variants marks-required dialogue-speech ...] [--samples tune tune2 ...]
 
 Needs the pd alignment (stage 04_align) and the committed strict labels (data/annotations/pd_strict_<sample>.tsv).
-Each variant patches one rule of `relic_nb.relic.windows` for the length of one rebuild, so the rules as they are
-stay the reference. A label counts for a window only while its text is the one that was read (`window_key`).
+Each variant adds a rule to `relic_nb.relic.windows.RULES`, or patches a function the rules use, for the length of one
+rebuild, so the rules as they are stay the reference. A label counts for a window only while its text is the one that was read (`window_key`).
 The variants:
 
 - `marks-required`: a quotation must be marked by a stretch in quotation marks of `MARKED_WORDS`+ words (or be an
@@ -28,14 +28,14 @@ VARIANTS = ('marks-required', 'dialogue-speech', 'two-rare-words', 'other-text',
 def patches(W, name):
     "The (object, attribute, new value) triples that make variant `name` out of the windows module `W`."
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS as STOP
-    build, trim = W.build_window, W.edge_trim
+    trim = W.edge_trim
     if name == 'marks-required':
         def is_marked(i0, i1, cs, para=None, inline=None):
             return W.marked_text(i0, i1, cs, para, inline) is not None or bool(inline and any(inline[i0:i1 + 1])) \
                    or (para is not None and W.set_off(i0, i1, cs, para))
         return [(W, 'is_marked', is_marked)]
     if name == 'dialogue-speech':
-        def edge_trim(b, cs, ns, edge_cover=W.EDGE_COVER, quoted=None, in_prose=False):
+        def edge_trim(b, cs, ns, edge_cover=W.WindowsSettings.edge_cover, quoted=None, in_prose=False):
             t = trim(b, cs, ns, edge_cover, quoted, False)
             if not (quoted and in_prose): return t
             said = lambda s: ' '.join(s[x:y] for x, y in W.marked_spans(s)) or s
@@ -48,26 +48,19 @@ def patches(W, name):
             return t
         return [(W, 'edge_trim', edge_trim)]
     if name == 'two-rare-words':
-        def build_window(block, cs, quoted, ns, *a, **k):
-            w, why = build(block, cs, quoted, ns, *a, **k)
-            book = k.get('book_grams', a[7] if len(a) > 7 else None)
-            if w is None or book is None: return w, why
-            gold = {W.word_stem(x) for x in W.norm(' '.join(ns[w['start']:w['start'] + w['n']])).split() if len(x) >= 5 and x.isalpha() and x not in STOP}
-            ctx = {W.word_stem(x) for x in W.norm(' '.join(w['left'] + w['right'])).split()}
-            return (None, 'leakage') if sum(book.stems[s] <= 5 for s in gold & ctx) >= 2 else (w, why)
-        return [(W, 'build_window', build_window)]
+        def two_rare_words(c):
+            gold = {W.word_stem(x) for x in W.norm(c.gold_text).split() if len(x) >= 5 and x.isalpha() and x not in STOP}
+            ctx = {W.word_stem(x) for x in W.norm(' '.join(c.L + c.R)).split()}
+            return c.book is not None and sum(c.book.stems[s] <= 5 for s in gold & ctx) >= 2
+        return [(W, 'RULES', W.RULES + [W.Rule('two_rare_words', 'leakage', two_rare_words)])]
     if name == 'other-text':
-        def build_window(block, cs, quoted, ns, *a, **k):
-            w, why = build(block, cs, quoted, ns, *a, **k)
-            if w is None: return w, why
-            para, inline = k.get('para', a[2] if len(a) > 2 else None), k.get('inline', a[3] if len(a) > 3 else None)
-            marks = W.marked_text(w['i0'], w['i0'], cs, para, inline)
-            if not marks: return w, why
-            gold = ' '.join(ns[w['start']:w['start'] + w['n']])
-            grams = {g for x in ns for g in W.word_ngrams(x)}
-            other = sum(r.count(' ') + 1 for r in W.beyond(W.unbracketed(marks), gold) if W.novel_share(r, grams) < W.NOVEL_SHARE)
-            return (None, 'the critic quotes another text') if other >= max(12, 2 * len(W.words(gold))) else (w, why)
-        return [(W, 'build_window', build_window)]
+        def other_text(c):
+            marks = W.marked_text(c.span['i0'], c.span['i0'], c.critic, c.para, c.inline)
+            if not marks: return False
+            grams = {g for x in c.novel for g in W.word_ngrams(x)}
+            other = sum(r.count(' ') + 1 for r in W.beyond(W.unbracketed(marks), c.gold_text) if W.novel_share(r, grams) < W.NOVEL_SHARE)
+            return other >= max(12, 2 * len(W.words(c.gold_text)))
+        return [(W, 'RULES', W.RULES + [W.Rule('other_text', 'the critic quotes another text', other_text)])]
     if name == 'without-marks': return [(W, 'marked_text', lambda *a, **k: None)]
     if name == 'without-quoted-word':
         d = W.rare_echo.__defaults__
@@ -84,10 +77,10 @@ def main():
     import relic_nb.relic.windows as W
     from relic_nb.config import get_profile
     from relic_nb.relic.dataset_checks import window_key
-    prof = get_profile('pd'); s = prof.windows
+    prof = get_profile('pd')
     def build():
         novels = {}
-        win = W.build_windows(prof, s.context, s.max_quote, s.edge_cover, s.require_marked, s.exact_words, novels)[0]
+        win = W.build_windows(prof, novels)[0]
         return {r.id: window_key(r.left, novels[r.novel][r.start:r.start + r.n], r.right) for r in win.itertuples()}
     files = [root/'data'/'annotations'/f'pd_strict_{n}.tsv' for n in a.samples]
     lab = pd.concat([pd.read_csv(f, sep='\t', dtype=str, keep_default_na=False) for f in files if f.exists()])
