@@ -37,7 +37,7 @@ class CleaningSettings:
     "02_cleaning: which secondary works count as English criticism, and what is page furniture."
     languages:str = 'en'            # langid codes of the languages kept (space-separated)
     title_stoplist:str = ('dictionary anthology encyclopedia encyclopaedia cyclopaedia concordance bibliography '
-                          'index handbook glossary lexicon gazetteer catalogue')   # title words of works that are not criticism
+                          'index handbook glossary lexicon gazetteer catalogue')   # title words of non-criticism
     min_repeats:int = 5             # a short paragraph seen this often in one work is a running head
     lang_sample_chars:int = 20_000  # characters of cleaned text (spread over the work) that langid reads
 
@@ -77,7 +77,7 @@ class DatasetChecksSettings:
     "06_dataset_checks: the recall scan and the strict precision samples."
     min_run:int = 12                # shortest run of identical consecutive words that counts as a quotation
     samples:tuple = ('tune:100:1414', 'tune2:100:3011', 'tune3:100:4242', 'tune4:100:5757', 'tune5:100:6868',
-                     'tune6:100:7979', 'tune7:100:8989', 'fresh:100:9090')   # strict samples 'name:windows:seed', drawn in order
+                     'tune6:100:7979', 'tune7:100:8989', 'fresh:100:9090')   # 'name:windows:seed', in order
     excerpt_chars:int = 400         # characters of the critic's file shown each side of the quotation (whole lines)
     novel_neighbours:int = 3        # novel sentences shown before and after the gold
 
@@ -96,7 +96,7 @@ class RetrievalSettings:
     bm25_k1:tuple = (0.3, 0.6, 0.9, 1.2, 1.5, 2.0)      # BM25 k1 values tried on val
     bm25_b:tuple = (0.1, 0.25, 0.4, 0.6, 0.75, 0.9)     # BM25 b values tried on val
     bm25_tune_quotes:int = 0        # val quotes the BM25 grid is tuned on: 0 for all (the paper's way), else a sample
-    dense_models:tuple = ('all-MiniLM-L6-v2',)          # zero-shot dense retrievers: RETRIEVERS names, model ids, folders
+    dense_models:tuple = ('all-MiniLM-L6-v2',)          # zero-shot dense retrievers: RETRIEVERS names, ids, folders
     batch_size:int = 16             # encoder batch size (16 was fastest on 2 CPU threads)
     backend:str = 'torch'           # dense encoder: 'torch' (at `precision`), 'onnx' or 'onnx-int8' (ONNX Runtime, CPU)
     passages:str = 'whole'          # candidate vectors: 'whole' (the paper's way) or 'composed' from sentence vectors
@@ -139,7 +139,7 @@ class HumanProxySettings:
     n_items:int = 200                 # proxy items (the paper: 200); capped at the single-sentence test quotes
     annotators:tuple = ('expert_1', 'expert_2', 'expert_3')   # one sheet per annotator (the paper: three per item)
     item_context:str = '4/4'          # L/R shown to annotators and used by BM25 to choose the negatives
-    error_rank_share:float = 1000 / 7514   # error set: the gold ranked beyond this share of candidates (paper: 1000/7514)
+    error_rank_share:float = 1000 / 7514   # error set: the gold ranked beyond this share of candidates
     n_error:int = 100                 # error-set items (the paper: 100)
     random_draws:int = 1000           # seeded random pickers / random annotator panels
     failures_per_side:int = 3         # Table 5-style cases per failing model
@@ -178,8 +178,8 @@ class ReportSettings:
     paired_ks:tuple = (1, 10, 100)    # recall@k of the paired comparisons (with the mean rank)
     figure_ks:tuple = (10, 100)       # recall@k drawn with intervals (Table 3's figure) and of the learning curve
     exact_models:tuple = ('random', 'BM25', 'tfidf')   # make verify: models whose rows must match bit for bit
-    float_files:tuple = ('dense_relic_training.csv', 'dense_vs_bm25.csv', 'table5_dense_vs_bm25.csv', 'table6_evidence.csv',
-                         'table5_failures.csv', 'proxy/keys/errors.csv', 'proxy/errors/*',
+    float_files:tuple = ('dense_relic_training.csv', 'dense_vs_bm25.csv', 'table5_dense_vs_bm25.csv',
+                         'table6_evidence.csv', 'table5_failures.csv', 'proxy/keys/errors.csv', 'proxy/errors/*',
                          'datasheets/checks.csv')   # make verify: floating-point tables without a model column
     float_rows:tuple = ('table4_agreement.csv:set=errors',)   # make verify: rows a floating-point model decides
     across_columns:tuple = ('p_holm',)   # make verify: columns computed across a table's rows (Holm's correction)
@@ -193,8 +193,8 @@ class RehearsalSettings:
     bench_passages:int = 1000         # candidate passages encoded with all-MiniLM-L6-v2 for the per-1,000 figure
     smoke_share:float = 0.01          # `subsample_release`: share of a release's books and quotes kept for a smoke run
 
-SECTIONS = {'cleaning': CleaningSettings, 'segment': SegmentSettings, 'align': AlignSettings, 'windows': WindowsSettings,
-            'dataset_checks': DatasetChecksSettings, 'quote_types': QuoteTypesSettings, 'retrieval': RetrievalSettings,
+SECTIONS = {'cleaning': CleaningSettings, 'segment': SegmentSettings, 'align': AlignSettings,
+            'windows': WindowsSettings, 'dataset_checks': DatasetChecksSettings, 'quote_types': QuoteTypesSettings, 'retrieval': RetrievalSettings,
             'dense_relic': DenseRelicSettings, 'human_proxy': HumanProxySettings, 'gandalf_data': GandalfDataSettings,
             'gandalf_baselines': GandalfBaselinesSettings, 'report': ReportSettings,
             'rehearsal': RehearsalSettings}   # Profile field -> the settings of the stage module of that name
@@ -229,14 +229,17 @@ class Profile:
     rehearsal:RehearsalSettings = RehearsalSettings()
 
 # %% ../nbs/00_config.ipynb #c0f1a00a
-_TINY_SAMPLES = ('tune:2:1414', 'tune2:2:3011', 'tune3:2:4242', 'tune4:2:5757', 'tune5:2:6868', 'tune6:1:7979', 'tune7:0:8989',
-                 'fresh:100:9090')   # the fixtures make 12 windows: 2 in each tuning sample (1 or 0 in the last), the rest fresh
+_TINY_SAMPLES = ('tune:2:1414', 'tune2:2:3011', 'tune3:2:4242', 'tune4:2:5757', 'tune5:2:6868', 'tune6:1:7979',
+                 'tune7:0:8989',
+                 # the fixtures make 12 windows: 2 in each tuning sample (1 or 0 in the last), the rest fresh
+                 'fresh:100:9090')
 
 PROFILES = {p.name: p for p in [
     Profile('tiny', 'self-made fixtures; seconds; what nbdev_test runs', corpus='fixtures',
             relic_release=False, encoder='all-MiniLM-L6-v2',
             dense_relic=DenseRelicSettings(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=True,
-                                           batch_size=4, epochs=2, patience=1, checkpoint_every=2, max_context_tokens=96,
+                                           batch_size=4, epochs=2, patience=1, checkpoint_every=2,
+                                           max_context_tokens=96,
                                            max_quote_tokens=48, val_pool=20, val_k=3, curve_shares=(0.5,)),
             dataset_checks=DatasetChecksSettings(samples=_TINY_SAMPLES),
             gandalf_baselines=GandalfBaselinesSettings(lm_model='tiny-random-llama', lm_questions=10, xl_books=0,
@@ -260,7 +263,8 @@ PROFILES = {p.name: p for p in [
 ]}
 PROFILES['rehearse'] = replace(
     PROFILES['paper'], name='rehearse', device='cpu', encoder='all-MiniLM-L6-v2', release_dir='data/rehearsal/RELiC',
-    description="paper's stages on a synthetic release of the paper's shape (`make rehearse`), on CPU: times and memory",
+    description="paper's stages on a synthetic release of the paper's shape (`make rehearse`), on CPU: times and "
+                "memory",
     dense_relic=replace(PROFILES['paper'].dense_relic, mixed_precision='no', epochs=1),   # the time of one epoch
     retrieval=replace(PROFILES['paper'].retrieval, bm25_tune_quotes=2000))   # BM25's grid on 2,000 of 7,833 val quotes
 PROFILES['smoke'] = replace(
@@ -281,7 +285,8 @@ def _coerce(value, default, name:str):
         if isinstance(value, (list, tuple)): return tuple(value)
     elif isinstance(default, bool):
         if isinstance(value, bool): return value
-        if isinstance(value, str) and value.lower() in ('true', 'false', '1', '0', 'yes', 'no'): return value.lower() in ('true', '1', 'yes')
+        if isinstance(value, str) and value.lower() in ('true', 'false', '1', '0', 'yes', 'no'):
+            return value.lower() in ('true', '1', 'yes')
     elif isinstance(default, int) and not isinstance(value, bool):
         if isinstance(value, int) or (isinstance(value, float) and value.is_integer()): return int(value)
         if isinstance(value, str) and value.strip().lstrip('-').isdigit(): return int(value)
@@ -294,7 +299,8 @@ def _coerce(value, default, name:str):
     raise TypeError(f"setting {name!r} takes a {type(default).__name__} like {default!r}, not {value!r}")
 
 def setting_names(prof:Profile|None=None)->dict[str, list[str]]:
-    "Every name an override may use -> the dotted settings it sets: a top-level field, `section.field`, or a bare field name (every section that has it)."
+    """Every name an override may use -> the dotted settings it sets: a top-level field, `section.field`, or a bare
+    field name (every section that has it)."""
     prof = prof or PROFILES['tiny']
     out = {f.name: [f.name] for f in fields(prof) if f.name not in SECTIONS and f.name != 'name'}
     for sec in SECTIONS:
@@ -328,18 +334,21 @@ def get_profile(name:str|Profile, # a profile name, or a Profile (overridden too
 _LITERALS = (str, int, float, bool, list, dict, tuple, type(None))   # what papermill can inject as a parameter
 
 def _injected(namespace:dict, declared:set)->dict:
-    "Values in a notebook's namespace that look like papermill parameters but are not declared ones (lower-case literals)."
+    """Values in a notebook's namespace that look like papermill parameters but are not declared ones (lower-case
+    literals)."""
     return {k: v for k, v in namespace.items() if k not in declared and re.fullmatch(r'[a-z][a-z0-9_]*', k)
             and isinstance(v, _LITERALS)}
 
-def stage_settings(profile:str|Profile, section:str|None, # the stage's section of `Profile` (None: top-level settings only)
+# the stage's section of `Profile` (None: top-level settings only)
+def stage_settings(profile:str|Profile, section:str|None,
                    namespace:dict)->Profile:
     "A stage notebook's settings: `profile` overridden by its parameters (`namespace`) and `namespace['overrides']`."
     names = {f.name for f in fields(PROFILES['tiny']) if f.name not in SECTIONS and f.name != 'name'}
     own = {f.name for f in fields(getattr(PROFILES['tiny'], section))} if section else set()
     ov = {k: namespace[k] for k in names | own if k in namespace and namespace[k] is not None}
     ov = {(f'{section}.{k}' if k in own else k): v for k, v in ov.items()}
-    extra = _injected(namespace, names | own | {'profile', 'overrides'})   # `papermill -p NAME VALUE` of a name the cell lacks
+    # `papermill -p NAME VALUE` of a name the cell lacks
+    extra = _injected(namespace, names | own | {'profile', 'overrides'})
     return get_profile(profile, **dict(namespace.get('overrides') or {}), **extra, **ov)
 
 def settings_table(prof:str|Profile)->'pd.DataFrame':
@@ -347,7 +356,8 @@ def settings_table(prof:str|Profile)->'pd.DataFrame':
     import pandas as pd
     prof = get_profile(prof)
     rows = [dict(section='', name=f.name, value=getattr(prof, f.name)) for f in fields(prof) if f.name not in SECTIONS]
-    rows += [dict(section=s, name=f.name, value=getattr(getattr(prof, s), f.name)) for s in SECTIONS for f in fields(getattr(prof, s))]
+    rows += [dict(section=s, name=f.name, value=getattr(getattr(prof, s), f.name)) for s in SECTIONS
+             for f in fields(getattr(prof, s))]
     return pd.DataFrame(rows)
 
 # %% ../nbs/00_config.ipynb #948e5bb7
@@ -362,7 +372,8 @@ class Paths:
     @property
     def works(self): return self.data/'works.tsv'                 # the committed table of every work
     @property
-    def relic_release(self): return self.root/self.release         # the official RELiC JSON, if a user adds it (`Profile.release_dir`)
+    # the official RELiC JSON, if a user adds it (`Profile.release_dir`)
+    def relic_release(self): return self.root/self.release
     @property
     def cache(self): return self.data/'cache'                     # downloads and caches shared by profiles
     @property
@@ -382,7 +393,8 @@ class Paths:
 
     def ensure(self):
         "Create the output folders of this profile; returns `self`."
-        for d in (self.processed, self.results, self.figures, self.runs, self.cache): d.mkdir(parents=True, exist_ok=True)
+        for d in (self.processed, self.results, self.figures, self.runs, self.cache):
+            d.mkdir(parents=True, exist_ok=True)
         return self
 
 def paths(profile:str|Profile='tiny', root:Path|None=None)->Paths:
@@ -433,11 +445,14 @@ def bf16_native(cpuinfo:Path=Path('/proc/cpuinfo'))->bool|None:
     except OSError: return None
 
 def check_precision(precision:str, device:str='cpu', cpuinfo:Path=Path('/proc/cpuinfo'))->bool:
-    "Warn (and return False) when bfloat16 is asked for on a CPU without bfloat16 arithmetic, where it is slower than float32."
+    """Warn (and return False) when bfloat16 is asked for on a CPU without bfloat16 arithmetic, where it is slower
+    than float32."""
     if precision not in ('bfloat16', 'bf16') or device != 'cpu' or bf16_native(cpuinfo) is not False: return True
     import warnings
-    warnings.warn("bfloat16 on this CPU (no AMX or AVX512-BF16) is slower than float32: set precision='float32' (the stage's "
-                  "`precision` parameter or Profile.precision; for dense-RELiC training mixed_precision='no'). Scores then "
+    warnings.warn("bfloat16 on this CPU (no AMX or AVX512-BF16) is slower than float32: set precision='float32' (the "
+                  "stage's "
+                  "`precision` parameter or Profile.precision; for dense-RELiC training mixed_precision='no'). "
+                  "Scores then "
                   "differ slightly (third digit) from the committed results/pd tables.")
     return False
 
@@ -456,7 +471,8 @@ def autocast(precision:str, device:str='cpu'):
 # %% ../nbs/00_config.ipynb #66275df0
 @contextmanager
 def atomic_path(path:Path):
-    "A temporary path beside `path` to write to; renamed onto `path` when the block ends without an error, removed otherwise."
+    """A temporary path beside `path` to write to; renamed onto `path` when the block ends without an error, removed
+    otherwise."""
     import shutil
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f'.{path.name}.{os.getpid()}.tmp')
@@ -510,8 +526,10 @@ class Stage:
     inputs:tuple        # stages whose outputs it reads
     outputs:tuple       # what it writes, as glob patterns under the profile's folders: results/, figures/, processed/
     builds_relic_pd:bool = False   # part of building RELiC-PD: skipped by a profile that reads the official release
-    optional:tuple = ()             # outputs a finished run may lack (labels not supplied yet, a setting that turns them off)
-    params:tuple = ()               # top-level settings its parameters cell lists beside its section's (`parameters_cell`)
+    # outputs a finished run may lack (labels not supplied yet, a setting that turns them off)
+    optional:tuple = ()
+    # top-level settings its parameters cell lists beside its section's (`parameters_cell`)
+    params:tuple = ()
 
     @property
     def notebook(self)->str: return f'{self.name}.ipynb'
@@ -528,43 +546,57 @@ REGISTRY = [
     Stage('03_segment', 'relic', 'relic.segment', 'run_segmentation', 'segment', ('01_corpus', '02_cleaning'),
           ('processed/sentences/*.json', 'results/segmentation.csv'), builds_relic_pd=True, params=('n_workers',)),
     Stage('04_align', 'relic', 'relic.align', 'run_alignment', 'align', ('03_segment',),
-          ('processed/align/*.json', 'processed/align/kept_pairs.csv', 'results/alignment_sources.csv'), builds_relic_pd=True, params=('n_workers',)),
+          ('processed/align/*.json', 'processed/align/kept_pairs.csv', 'results/alignment_sources.csv'),
+          builds_relic_pd=True, params=('n_workers',)),
     Stage('05_windows', 'relic', 'relic.windows', 'run_windows', 'windows', ('03_segment', '04_align'),
           ('processed/relic/*.json', 'processed/beir/*/*_sentence/*.jsonl', 'processed/beir/*/*_sentence/qrels/*.tsv',
            'processed/blocks.csv', 'results/table1_dataset.csv',
            'results/windows_by_novel.csv', 'results/windows_by_source.csv', 'results/figure2_quote_lengths.csv',
            'figures/figure2_quote_lengths.png'), builds_relic_pd=True),
-    Stage('06_dataset_checks', 'relic', 'relic.dataset_checks', 'run_checks', 'dataset_checks', ('03_segment', '05_windows'),
+    Stage('06_dataset_checks', 'relic', 'relic.dataset_checks', 'run_checks', 'dataset_checks',
+          ('03_segment', '05_windows'),
           ('results/alignment_recall.csv', 'results/precision_sample_*.md', 'results/strict_precision.csv',
-           'results/alignment_precision.csv', 'results/strict_agreement.csv', 'results/strict_verdicts.csv'), builds_relic_pd=True,
-          optional=('results/strict_precision.csv', 'results/alignment_precision.csv', 'results/strict_agreement.csv', 'results/strict_verdicts.csv'), params=('n_workers',)),
+           'results/alignment_precision.csv', 'results/strict_agreement.csv', 'results/strict_verdicts.csv'),
+           builds_relic_pd=True,
+          optional=('results/strict_precision.csv', 'results/alignment_precision.csv', 'results/strict_agreement.csv',
+                    'results/strict_verdicts.csv'), params=('n_workers',)),
     Stage('06a_quote_types', 'relic', 'relic.quote_types', 'run_quote_types', 'quote_types', ('05_windows',),
           ('results/annotations/quote_types/*', 'results/quote_type*.csv')),
     Stage('07_retrieval', 'relic', 'relic.retrieval', 'run_retrieval', 'retrieval', ('05_windows',),
-          ('results/ranks/*.csv', 'results/submissions/*/*.json', 'results/bm25_tuning.csv', 'figures/recall_at_k.png'), params=('precision', 'n_threads')),
+          ('results/ranks/*.csv', 'results/submissions/*/*.json', 'results/bm25_tuning.csv',
+           'figures/recall_at_k.png'), params=('precision', 'n_threads')),
     Stage('08_dense_relic', 'relic', 'relic.dense_relic', 'run_dense', 'dense_relic', ('05_windows', '07_retrieval'),
           ('processed/dense_relic/**', 'results/ranks/dense-relic_*.csv', 'results/submissions/test/dense-relic_*.json',
            'results/ranks/bm25-dense-relic-rrf_*.csv', 'results/submissions/test/bm25-dense-relic-rrf_*.json',
            'results/ranks/curve/dense-relic-*pct_*.csv',
            'results/dense_relic_training.csv', 'figures/dense_relic_training.png', 'results/dense_vs_bm25.csv',
            'results/table5_dense_vs_bm25.csv', 'results/table6_evidence.csv'),
-          optional=('results/ranks/curve/dense-relic-*pct_*.csv',), params=('encoder', 'precision')),   # no learning curve where dense_relic.curve_shares is empty
-    Stage('09_human_proxy', 'relic', 'relic.human_proxy', 'run_proxy', 'human_proxy', ('05_windows', '07_retrieval', '08_dense_relic'),
+          # no learning curve where dense_relic.curve_shares is empty
+          optional=('results/ranks/curve/dense-relic-*pct_*.csv',), params=('encoder', 'precision')),
+    Stage('09_human_proxy', 'relic', 'relic.human_proxy', 'run_proxy', 'human_proxy',
+          ('05_windows', '07_retrieval', '08_dense_relic'),
           ('results/proxy/**', 'results/table4_agreement.csv', 'results/table5_failures.csv'), params=('n_threads',)),
     Stage('10_gandalf_data', 'gandalf', 'gandalf.data', 'run_gandalf_data', 'gandalf_data', ('01_corpus',),
           ('processed/gandalf/*.json', 'processed/gandalf/books.csv', 'results/gandalf_table1_levels.csv',
-           'results/gandalf_table2_books.csv', 'results/gandalf_table2_summary.csv', 'results/gandalf_replacements.csv')),
-    Stage('11_gandalf_baselines', 'gandalf', 'gandalf.baselines', 'run_gandalf_baselines', 'gandalf_baselines', ('10_gandalf_data',),
+           'results/gandalf_table2_books.csv', 'results/gandalf_table2_summary.csv',
+           'results/gandalf_replacements.csv')),
+    Stage('11_gandalf_baselines', 'gandalf', 'gandalf.baselines', 'run_gandalf_baselines', 'gandalf_baselines',
+          ('10_gandalf_data',),
           ('processed/gandalf/baseline_answers.csv', 'results/gandalf_table3.csv', 'results/gandalf_table4_levels.csv',
            'figures/gandalf_accuracy_by_level.png'), params=('precision', 'n_threads')),
-    Stage('12_report', 'shared', 'report', 'run_report', 'report', ('06_dataset_checks', '07_retrieval', '08_dense_relic', '09_human_proxy', '11_gandalf_baselines'),
-          ('results/table3_retrieval.csv', 'results/tableA9_by_length.csv', 'results/retrieval_ranks.csv', 'results/REPORT.md',
+    Stage('12_report', 'shared', 'report', 'run_report', 'report',
+          ('06_dataset_checks', '07_retrieval', '08_dense_relic', '09_human_proxy', '11_gandalf_baselines'),
+          ('results/table3_retrieval.csv', 'results/tableA9_by_length.csv', 'results/retrieval_ranks.csv',
+           'results/REPORT.md',
            'results/tables.sha256', 'figures/recall_at_k_all.png', 'figures/recall_by_length.png',
            'results/table3_intervals.csv', 'results/tableA9_intervals.csv', 'results/table3_paired.csv',
            'results/gandalf_table3_intervals.csv', 'results/gandalf_table4_intervals.csv', 'results/learning_curve.csv',
-           'figures/table3_intervals.png', 'figures/learning_curve.png', 'results/table3_verified.csv', 'results/table3_paired_verified.csv'),
-          optional=('results/learning_curve.csv', 'figures/learning_curve.png', 'results/table3_verified.csv', 'results/table3_paired_verified.csv')),
-    Stage('13_datasets', 'shared', 'datasets', 'run_datasets', None, ('01_corpus', '05_windows', '06_dataset_checks', '10_gandalf_data', '12_report'),
+           'figures/table3_intervals.png', 'figures/learning_curve.png', 'results/table3_verified.csv',
+           'results/table3_paired_verified.csv'),
+          optional=('results/learning_curve.csv', 'figures/learning_curve.png', 'results/table3_verified.csv',
+                    'results/table3_paired_verified.csv')),
+    Stage('13_datasets', 'shared', 'datasets', 'run_datasets', None,
+          ('01_corpus', '05_windows', '06_dataset_checks', '10_gandalf_data', '12_report'),
           ('processed/releases/relic-pd-*.tar.gz', 'processed/releases/gandalf-pd-*.tar.gz', 'results/datasheets/*')),
 ]
 STAGES = [s.name for s in REGISTRY]   # the pipeline, in order
@@ -603,7 +635,8 @@ def owner(profile:str|Profile, path:Path)->str|None:
     return best[1]
 
 def missing_outputs(profile:str|Profile, name:str)->list[str]:
-    "The output patterns of stage `name` that match no file yet for `profile` (all but its optional ones before it has run)."
+    """The output patterns of stage `name` that match no file yet for `profile` (all but its optional ones before it
+    has run)."""
     P = paths(profile)
     return [pat for pat in stage(name).outputs if pat not in stage(name).optional and not _matches(P, pat)]
 
@@ -612,10 +645,12 @@ def setting_help()->dict[tuple[str, str], str]:
     "(section, name) -> the first line of the setting's comment in this module ('' for top-level settings)."
     import ast, importlib.util, io, tokenize
     source = Path(importlib.util.find_spec('relic_nb.config').origin).read_text(encoding='utf-8')
-    comments = {t.start[0]: t.string.lstrip('# ').strip() for t in tokenize.generate_tokens(io.StringIO(source).readline)
+    comments = {t.start[0]: t.string.lstrip('# ').strip()
+                for t in tokenize.generate_tokens(io.StringIO(source).readline)
                 if t.type == tokenize.COMMENT}
     classes = {n.name: n for n in ast.parse(source).body if isinstance(n, ast.ClassDef)}
-    def own(cls): return {a.target.id: comments.get(a.end_lineno, '') for a in classes[cls].body if isinstance(a, ast.AnnAssign)}
+    def own(cls):
+        return {a.target.id: comments.get(a.end_lineno, '') for a in classes[cls].body if isinstance(a, ast.AnnAssign)}
     out = {('', k): v for k, v in own('Profile').items() if k not in SECTIONS}
     for sec, cls in SECTIONS.items():
         for c in reversed(cls.__mro__[:-1]): out.update({(sec, k): v for k, v in own(c.__name__).items()})
@@ -623,7 +658,8 @@ def setting_help()->dict[tuple[str, str], str]:
 
 def parameters_cell(name:str, # a stage (`REGISTRY`)
                    )->str:
-    "The text of stage `name`'s papermill parameters cell: its settings, each `None`, with their types and descriptions."
+    """The text of stage `name`'s papermill parameters cell: its settings, each `None`, with their types and
+    descriptions."""
     s, helps = stage(name), setting_help()
     prof = PROFILES['tiny']
     rows = [('profile', 'str', "'tiny'", 'the profile: ' + ' | '.join(PROFILES)),

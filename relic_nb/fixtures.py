@@ -144,11 +144,13 @@ FRENCH = ("Le roman nous montre une societe ou chacun cache ses sentiments les p
           "Il faut lire ces pages avec patience, car l'auteur ne dit jamais tout ce qu'il pense. ") * 6
 
 # %% ../nbs/00a_fixtures.ipynb #04dfc6a5
-def _sentences(chapters): return [s.strip() + '.' for _, pars in chapters for p in pars for s in p.split('.') if s.strip()]
+def _sentences(chapters):
+    return [s.strip() + '.' for _, pars in chapters for p in pars for s in p.split('.') if s.strip()]
 
 def _write(path:Path, text:str, encoding:str, crlf:bool)->bytes:
     data = (text.replace('\n', '\r\n') if crlf else text).encode(encoding)
-    with atomic_path(path) as tmp: tmp.write_bytes(data)    # whole or not at all: notebooks tested in parallel share data/fixtures
+    # whole or not at all: notebooks tested in parallel share data/fixtures
+    with atomic_path(path) as tmp: tmp.write_bytes(data)
     return data
 
 FIXTURE_NOVELS = [ # slug, title, author, year, split, gutenberg id, header style, encoding, CRLF
@@ -190,25 +192,36 @@ def make_fixture_corpus(dest:Path, # folder to write (created; existing fixture 
     return dest
 
 # %% ../nbs/00a_fixtures.ipynb #64808a47
-_FX_FIRST = ['Orsolin', 'Brevaud', 'Malvine', 'Thibaude', 'Corentin', 'Ysaure', 'Gaspardin', 'Leocadie', 'Ambroisine', 'Fulcran',
-             'Hermance', 'Quirin', 'Sidonine', 'Venerand', 'Aldegonde', 'Philomen', 'Rosalba', 'Eudoxie', 'Macaire', 'Clotaire',
-             'Anselmine', 'Bertrande', 'Cyprienne', 'Dieudonne', 'Ermengarde', 'Florimond', 'Gontran', 'Hilarion', 'Isaure', 'Josserin',
+_FX_FIRST = ['Orsolin', 'Brevaud', 'Malvine', 'Thibaude', 'Corentin', 'Ysaure', 'Gaspardin', 'Leocadie', 'Ambroisine',
+             'Fulcran',
+             'Hermance', 'Quirin', 'Sidonine', 'Venerand', 'Aldegonde', 'Philomen', 'Rosalba', 'Eudoxie', 'Macaire',
+             'Clotaire',
+             'Anselmine', 'Bertrande', 'Cyprienne', 'Dieudonne', 'Ermengarde', 'Florimond', 'Gontran', 'Hilarion',
+             'Isaure', 'Josserin',
              'Ladislas', 'Melusine', 'Norbertine', 'Onesime', 'Pancrace', 'Radegonde']
-_FX_LAST = ['Vaudrelle', 'Castagnol', 'Mirebeau', 'Pradelin', 'Sauveterre', 'Chambrelan', 'Ferrandou', 'Lescarbot', 'Montbrison',
-            'Tarragnac', 'Delorme', 'Gravelotte', 'Bouchardy', 'Rimbaudel', 'Courtenac', 'Falgayrac', 'Verneuil', 'Marsollier', 'Pelissac', 'Quercy',
-            'Abeillard', 'Bastidou', 'Cazenove', 'Dufrechou', 'Escoubet', 'Fontarabie', 'Guilhermet', 'Hourtoule', 'Izarnac', 'Jolibois',
+_FX_LAST = ['Vaudrelle', 'Castagnol', 'Mirebeau', 'Pradelin', 'Sauveterre', 'Chambrelan', 'Ferrandou', 'Lescarbot',
+            'Montbrison',
+            'Tarragnac', 'Delorme', 'Gravelotte', 'Bouchardy', 'Rimbaudel', 'Courtenac', 'Falgayrac', 'Verneuil',
+            'Marsollier', 'Pelissac', 'Quercy',
+            'Abeillard', 'Bastidou', 'Cazenove', 'Dufrechou', 'Escoubet', 'Fontarabie', 'Guilhermet', 'Hourtoule',
+            'Izarnac', 'Jolibois',
             'Kerouvel', 'Lapeyrouse', 'Mauvoisin', 'Noguerole', 'Ortolan', 'Pradinas']
-_FX_TRAITS = ['a miller of great strength', 'a widow who kept the inn', 'a notary fond of music', 'a young painter without money',
-              'an old soldier of the Empire', 'a pious lace-maker', 'a gambler always in debt', 'a schoolmaster who wrote verses',
-              'a rich grain merchant', 'a gardener who grew melons', 'a clerk at the town hall', 'a shepherd on the hills',
+_FX_TRAITS = ['a miller of great strength', 'a widow who kept the inn', 'a notary fond of music',
+              'a young painter without money',
+              'an old soldier of the Empire', 'a pious lace-maker', 'a gambler always in debt',
+              'a schoolmaster who wrote verses',
+              'a rich grain merchant', 'a gardener who grew melons', 'a clerk at the town hall',
+              'a shepherd on the hills',
               'a seamstress with a sharp tongue', 'a doctor who distrusted priests', 'a poacher feared by the keepers']
 _FX_EVENTS = ['lost a fortune at cards', 'was wounded in the war', 'married against the wishes of the family',
               'fled to the coast one winter', 'won a prize at the fair', 'was accused of theft and acquitted',
-              'built a house by the river', 'fell ill after the flood', 'sold the vineyard', 'kept a secret for twenty years']
+              'built a house by the river', 'fell ill after the flood', 'sold the vineyard',
+              'kept a secret for twenty years']
 
 def _fx_cast(rng, n, offset):
     "n invented characters (first, last, trait, event) with distinct first names."
-    return [(_FX_FIRST[i + offset], _FX_LAST[(7 * i + offset) % len(_FX_LAST)], _FX_TRAITS[(i + offset) % 15], rng.choice(_FX_EVENTS)) for i in range(n)]
+    return [(_FX_FIRST[i + offset], _FX_LAST[(7 * i + offset) % len(_FX_LAST)], _FX_TRAITS[(i + offset) % 15],
+             rng.choice(_FX_EVENTS)) for i in range(n)]
 
 def _fx_novel(rng, cast, extra_words=()):
     "An invented novel: chapters of paragraphs that mention each character at least four times."
@@ -218,7 +231,8 @@ def _fx_novel(rng, cast, extra_words=()):
             if i == len(cast) - 1 and rep >= 1: continue         # the last character is named only twice
             o = cast[(i + 1 + rep) % (len(cast) - 1)]
             if o is cast[i]: o = cast[(i + 2 + rep) % (len(cast) - 1)]
-            pars.append(f"{f} {l} {rng.choice(['walked to', 'wrote to', 'quarrelled with', 'dined with'])} {o[0]} at the mill. "
+            pars.append(f"{f} {l} {rng.choice(['walked to', 'wrote to', 'quarrelled with', 'dined with'])} {o[0]} at "
+                        f"the mill. "
                         f"It was said that {f} {e}, and that {o[1]} knew it. The evening was quiet over the valley.")
     pars += [f"A {w} grew by the wall, and the {w} was admired by all." for w in extra_words]
     chapters = [f'CHAPTER {"I II III IV".split()[k]}.\n\n' + '\n\n'.join(pars[k::4]) for k in range(4)]
@@ -229,7 +243,8 @@ def gandalf_fixtures(dest:Path, seed:int=0)->tuple[Path, dict]:
     dest = Path(dest); rng = random.Random(seed)
     (dest/'corpus/gandalf').mkdir(parents=True, exist_ok=True)
     casts = {'fx-zola': _fx_cast(rng, 12, 0), 'fx-balzac': _fx_cast(rng, 12, 12), 'fx-scott': _fx_cast(rng, 12, 24)}
-    casts['fx-zola'][0] = ('Rose', 'Vaudrelle', 'a flower-seller at the market', 'kept a secret for twenty years')   # ambiguous first name
+    # ambiguous first name
+    casts['fx-zola'][0] = ('Rose', 'Vaudrelle', 'a flower-seller at the market', 'kept a secret for twenty years')
     def other(c, i): return casts[c][(i + 1) % len(casts[c])]
     z = ['THE FIXTURE DICTIONARY', 'A']
     for i, (f, l, t, e) in enumerate(casts['fx-zola']):
@@ -241,32 +256,38 @@ def gandalf_fixtures(dest:Path, seed:int=0)->tuple[Path, dict]:
     b = ['A']
     for i, (f, l, t, e) in enumerate(casts['fx-balzac']):
         o = other('fx-balzac', i)
-        b.append(f"{l.upper()} ({f}), {t}. He {e}. [The Quiet Mill.] Later he travelled. [Some Other Tale.]" if i % 2 else
+        b.append(f"{l.upper()} ({f}), {t}. He {e}. [The Quiet Mill.] Later he travelled. [Some Other Tale.]" if i % 2
+                 else
                  f"{l.upper()} ({f}), {t}; cousin of {o[0]} {o[1]}. [The Quiet Mill. Some Other Tale.]")
     b.append('ZED, one of the names of Orsolin Castagnol. (See that name.)')
     s = []
     for i, (f, l, t, e) in enumerate(casts['fx-scott']):
         o = other('fx-scott', i)
-        s.append(f"=%s= (_{f}_), {t}; {'a rival of ' + o[0] + ' ' + o[1] if i % 3 == 0 else 'who ' + e}.--Sir W. Scott, _The Grey Tower_ (time, James I.)." % l)
+        s.append(f"=%s= (_{f}_), {t}; {'a rival of ' + o[0] + ' ' + o[1] if i % 3 == 0 else 'who ' + e}.--Sir W. "
+                 f"Scott, _The Grey Tower_ (time, James I.)." % l)
         if i == 4: s.append(f"=%s= (_Dame_), his wife.--Sir W. Scott, _The Grey Tower_." % l)
     s.append('=Zed=, a monk.--Lord Byron, _The Grey Tower_ (1812).')   # same title, another author: not Scott's
     refs = {'fx-zola-dictionary': ('\n\n'.join(z), 'fx-zola'), 'fx-balzac-repertory': ('\n\n'.join(b), 'fx-balzac'),
             'fx-brewer-sketches': ('\n\n'.join(s), 'fx-scott')}
-    books = {'fx-zola': ('The Little Mill', 'Emile Zolette', ['rose', 'rose', 'rose']), 'fx-balzac': ('The Mill on the Marsh', 'Honore de Balzot', []),
+    books = {'fx-zola': ('The Little Mill', 'Emile Zolette', ['rose', 'rose', 'rose']),
+             'fx-balzac': ('The Mill on the Marsh', 'Honore de Balzot', []),
              'fx-scott': ('The Grey Tower', 'Walter Scott', [])}
     rows, works = [], []
     for k, (slug, (txt, _)) in enumerate(refs.items()):
         gid = 95001 + k; f = f'gandalf/descriptions/{slug}.txt'
         (dest/'corpus'/f).parent.mkdir(parents=True, exist_ok=True)
         (dest/'corpus'/f).write_bytes(gutenberg_file(txt, slug, 'Fixture', gid).replace('\n', '\r\n').encode('utf-8'))
-        rows.append(dict(slug=slug, gutenberg_id=gid, file=f)); works.append(dict(slug=slug, title=slug, author='Fixture', year=1900,
+        rows.append(dict(slug=slug, gutenberg_id=gid, file=f))
+        works.append(dict(slug=slug, title=slug, author='Fixture', year=1900,
                      gutenberg_id=gid, roles='gandalf_descriptions', described_by=''))
     described = {'fx-zola': 'zola-fixture', 'fx-balzac': 'balzac-fixture', 'fx-scott': 'brewer-fixture'}
     for k, (slug, (title, author, extra)) in enumerate(books.items()):
         gid = 95101 + k; f = f'gandalf/books/{slug}.txt'
         (dest/'corpus'/f).parent.mkdir(parents=True, exist_ok=True)
-        (dest/'corpus'/f).write_text(gutenberg_file(_fx_novel(rng, casts[slug], extra), title, author, gid), encoding='utf-8')
-        rows.append(dict(slug=slug, gutenberg_id=gid, file=f)); works.append(dict(slug=slug, title=title, author=author, year=1880,
+        (dest/'corpus'/f).write_text(gutenberg_file(_fx_novel(rng, casts[slug], extra), title, author, gid),
+                                     encoding='utf-8')
+        rows.append(dict(slug=slug, gutenberg_id=gid, file=f))
+        works.append(dict(slug=slug, title=title, author=author, year=1880,
                      gutenberg_id=gid, roles='gandalf_book', described_by=described[slug]))
     pd.DataFrame(rows).to_csv(dest/'corpus/gandalf/MANIFEST.tsv', sep='\t', index=False)
     pd.DataFrame(works).to_csv(dest/'works.tsv', sep='\t', index=False)
@@ -275,7 +296,8 @@ def gandalf_fixtures(dest:Path, seed:int=0)->tuple[Path, dict]:
 
 # %% ../nbs/00a_fixtures.ipynb #8cba1352
 TINY_ROBERTA = dict(model_type='roberta', vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                    intermediate_size=64, max_position_embeddings=130, pad_token_id=0, type_vocab_size=1)  # random RoBERTa (`train_dense(tiny_config=...)`)
+                    # random RoBERTa (`train_dense(tiny_config=...)`)
+                    intermediate_size=64, max_position_embeddings=130, pad_token_id=0, type_vocab_size=1)
 
 def tiny_bert(folder:Path, # where to save the model and tokenizer
               seed:int=0)->str:
@@ -285,7 +307,8 @@ def tiny_bert(folder:Path, # where to save the model and tokenizer
     from relic_nb.relic.retrieval import model_path   # the retrieval stack loads only when a model is made
     tok = AutoTokenizer.from_pretrained(model_path('all-MiniLM-L6-v2'))
     torch.manual_seed(seed)
-    BertModel(BertConfig(vocab_size=tok.vocab_size, hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32)).save_pretrained(folder)
+    BertModel(BertConfig(vocab_size=tok.vocab_size, hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                         intermediate_size=32)).save_pretrained(folder)
     tok.save_pretrained(folder); return str(folder)
 
 # %% ../nbs/00a_fixtures.ipynb #b7e0a1c2
@@ -293,8 +316,10 @@ LAMP = ['The storm came at night.', 'Mara lit the lamp in the tower.', 'The ship
         'Nobody on the shore slept.', 'In the morning the sea was calm.', 'Mara counted the gulls on the rocks.']
 
 def lamp_relic()->dict:
-    "A RELiC-format split of one invented book, 'The Lamp' (`LAMP`), with quotes `lamp.c.1` (1 sentence) and `lamp.c.9` (2)."
+    """A RELiC-format split of one invented book, 'The Lamp' (`LAMP`), with quotes `lamp.c.1` (1 sentence) and
+    `lamp.c.9` (2)."""
     cands = {f'{n}_sentence': list(range(len(LAMP) - n + 1)) for n in range(1, 6)}
-    quotes = {'lamp.c.1': [['The critic praises the keeper.', 'Her first act is light:'], 1, 1, ['The lamp saves the ship.']],
+    quotes = {'lamp.c.1': [['The critic praises the keeper.', 'Her first act is light:'], 1, 1,
+                           ['The lamp saves the ship.']],
               'lamp.c.9': [['Then the storm passes.'], 4, 2, ['Calm returns, and with it the counting of gulls.']]}
     return {'The Lamp': dict(sentences=list(LAMP), candidates=cands, quotes=quotes)}

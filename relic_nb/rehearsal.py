@@ -20,10 +20,12 @@ __all__ = ['PAPER_SHAPE', 'ROBERTA_BASE', 'quote_length_shares', 'release_plan',
            'forget_runs', 'rehearse', 'growth', 'main', 'activation_bytes', 'gpu_estimate']
 
 # %% ../nbs/15_rehearsal.ipynb #70b136d2
-PAPER_SHAPE = dict(books=dict(train=56, val=18, test=5),                    # Tables A7 / A8: 79 primary sources, split by book
+# Tables A7 / A8: 79 primary sources, split by book
+PAPER_SHAPE = dict(books=dict(train=56, val=18, test=5),
                    quotes=dict(train=PAPER_TABLE1['training examples'], val=PAPER_TABLE1['validation examples'],
                                test=PAPER_TABLE1['test examples']),         # Table 1: 62,956 / 7,833 / 7,785
-                   avg_candidates=4888,                                     # Table 3's caption: candidates per quote, on average
+                   # Table 3's caption: candidates per quote, on average
+                   avg_candidates=4888,
                    context=4)                                               # sentences of context on each side
 
 def quote_length_shares()->pd.Series:
@@ -37,10 +39,13 @@ def _counts(total:int, n:int, weights, rng)->np.ndarray:
 
 def release_plan(scale:float=1.0, # share of the paper's books and quotes (each split keeps at least one book)
                  seed:int=SEED,
-                 works:pd.DataFrame|None=None, # the works table (`data/works.tsv`): the 79 RELiC titles and their splits
-                 novel_lengths:dict[str, int]|None=None, # slug -> sentences of the novels we have segmented (their real lengths)
+                 # the works table (`data/works.tsv`): the 79 RELiC titles and their splits
+                 works:pd.DataFrame|None=None,
+                 # slug -> sentences of the novels we have segmented (their real lengths)
+                 novel_lengths:dict[str, int]|None=None,
                 )->pd.DataFrame:
-    "One row per book of a synthetic release: split, slug, title, sentences, quotes; quote-weighted candidates average `PAPER_SHAPE['avg_candidates']`."
+    """One row per book of a synthetic release: split, slug, title, sentences, quotes; quote-weighted candidates
+    average `PAPER_SHAPE['avg_candidates']`."""
     if not 0 < scale <= 1: raise ValueError(f'scale is a share of the paper\'s size in (0, 1], not {scale!r}')
     if works is None: works = pd.read_csv(paths('paper').works, sep='\t')
     novel_lengths = novel_lengths or {}
@@ -51,19 +56,25 @@ def release_plan(scale:float=1.0, # share of the paper's books and quotes (each 
         n_books = max(1, min(len(pool), round(PAPER_SHAPE['books'][split] * scale)))
         books = pool.iloc[np.sort(rng.choice(len(pool), n_books, replace=False))]
         n_quotes = max(n_books, round(PAPER_SHAPE['quotes'][split] * scale))
-        base = np.array([novel_lengths.get(s) or float(rng.lognormal(np.log(PAPER_SHAPE['avg_candidates']), 0.6)) for s in books.slug])
+        base = np.array([novel_lengths.get(s) or float(rng.lognormal(np.log(PAPER_SHAPE['avg_candidates']), 0.6))
+                         for s in books.slug])
         quotes = _counts(n_quotes, n_books, base, rng)                      # longer books are quoted more
-        target = PAPER_SHAPE['avg_candidates'] + mean_n - 1                  # candidates of an n-sentence quote: sentences - n + 1
+        # candidates of an n-sentence quote: sentences - n + 1
+        target = PAPER_SHAPE['avg_candidates'] + mean_n - 1
         sentences = np.maximum(np.round(base * target / np.average(base, weights=quotes)).astype(int), 10)
-        rows += [dict(split=split, slug=s, title=t, sentences=int(n), quotes=int(q)) for s, t, n, q in zip(books.slug, books.title, sentences, quotes)]
+        rows += [dict(split=split, slug=s, title=t, sentences=int(n), quotes=int(q))
+                 for s, t, n, q in zip(books.slug, books.title, sentences, quotes)]
     return pd.DataFrame(rows)
 
 # %% ../nbs/15_rehearsal.ipynb #b11eefce
 def sentence_pools(profile:str|Profile='pd')->tuple[dict[str, list[str]], list[str]]:
-    "The segmented novels (slug -> sentences) and all criticism sentences of a profile (`data/processed/<profile>/sentences`)."
+    """The segmented novels (slug -> sentences) and all criticism sentences of a profile
+    (`data/processed/<profile>/sentences`)."""
     folder = paths(profile).processed/'sentences'
     files = sorted(folder.glob('*.json'))
-    if not files: raise FileNotFoundError(f'No segmented texts in {folder}: run `make reproduce PROFILE={get_profile(profile).name}` up to '
+    if not files:
+        raise FileNotFoundError(f'No segmented texts in {folder}: run `make reproduce '
+                                f'PROFILE={get_profile(profile).name}` up to '
                                           '03_segment first (the rehearsal draws its sentences from them).')
     novels, criticism = {}, []
     for f in files:
@@ -73,7 +84,8 @@ def sentence_pools(profile:str|Profile='pd')->tuple[dict[str, list[str]], list[s
     return novels, criticism
 
 def book_text(slug:str, n:int, novels:dict[str, list[str]], rng)->list[str]:
-    "`n` consecutive sentences for a book: its own novel's when we have it, else a seeded other one; continued with further novels (and cycled) when short."
+    """`n` consecutive sentences for a book: its own novel's when we have it, else a seeded other one; continued with
+    further novels (and cycled) when short."""
     names = sorted(novels)
     order = ([slug] if slug in novels else []) + [names[i] for i in rng.permutation(len(names))]
     out, first = [], True
@@ -86,11 +98,14 @@ def book_text(slug:str, n:int, novels:dict[str, list[str]], rng)->list[str]:
     return out
 
 # %% ../nbs/15_rehearsal.ipynb #8447b322
-def make_release(out:Path, # folder to write train.json / val.json / test.json into (never data/RELiC/, where a real release lives)
+# folder to write train.json / val.json / test.json into (never data/RELiC/, where a real release lives)
+def make_release(out:Path,
                  scale:float=1.0, seed:int=SEED, sentences_from:str|Profile='pd', progress:bool=False)->pd.DataFrame:
-    "Write a synthetic RELiC release of the paper's shape (`release_plan`) in the official format, validated; returns the plan."
+    """Write a synthetic RELiC release of the paper's shape (`release_plan`) in the official format, validated;
+    returns the plan."""
     out = Path(out)
-    if out.resolve() == paths('paper').relic_release.resolve(): raise ValueError(f'{out} is where the official release lives: write the rehearsal elsewhere.')
+    if out.resolve() == paths('paper').relic_release.resolve():
+        raise ValueError(f'{out} is where the official release lives: write the rehearsal elsewhere.')
     novels, criticism = sentence_pools(sentences_from)
     plan = release_plan(scale, seed, novel_lengths={k: len(v) for k, v in novels.items()})
     rng, shares = np.random.default_rng([seed, 16]), quote_length_shares()
@@ -101,30 +116,39 @@ def make_release(out:Path, # folder to write train.json / val.json / test.json i
             sents = book_text(b.slug, b.sentences, novels, rng)
             ns = rng.choice(shares.index.to_numpy(), size=b.quotes, p=shares.to_numpy())
             starts = (rng.random(b.quotes) * (len(sents) - ns + 1)).astype(int)
-            ctx = rng.integers(0, len(crit) - 2 * C, size=b.quotes)         # 2C consecutive sentences of criticism: C left, C right
-            data[b.title] = dict(sentences=sents, candidates={f'{n}_sentence': list(range(len(sents) - n + 1)) for n in range(1, 6)},
-                                 quotes={f'{b.slug}.{split}.{i:05d}': [crit[c:c + C].tolist(), int(s), int(n), crit[c + C:c + 2 * C].tolist()]
+            # 2C consecutive sentences of criticism: C left, C right
+            ctx = rng.integers(0, len(crit) - 2 * C, size=b.quotes)
+            data[b.title] = dict(sentences=sents,
+                                 candidates={f'{n}_sentence': list(range(len(sents) - n + 1)) for n in range(1, 6)},
+                                 quotes={f'{b.slug}.{split}.{i:05d}': [crit[c:c + C].tolist(), int(s), int(n),
+                                                                       crit[c + C:c + 2 * C].tolist()]
                                          for i, (n, s, c) in enumerate(zip(ns, starts, ctx))})
         write_relic(data, out/f'{split}.json')
-        if progress: print(f'{split}: {len(data)} books, {books.quotes.sum():,} quotes -> {out/f"{split}.json"}', file=sys.stderr)
+        if progress:
+            print(f'{split}: {len(data)} books, {books.quotes.sum():,} quotes -> {out/f"{split}.json"}',
+                  file=sys.stderr)
     return plan
 
 # %% ../nbs/15_rehearsal.ipynb #4871b096
 def release_shape(folder:Path)->pd.DataFrame:
-    "Per split of a release folder: books, quotes, candidates per quote (mean), context sentences (mean), and the shares of quote lengths 1..5."
+    """Per split of a release folder: books, quotes, candidates per quote (mean), context sentences (mean), and the
+    shares of quote lengths 1..5."""
     rows = []
     for split in ('train', 'val', 'test'):
         d = read_relic(Path(folder)/f'{split}.json')
-        q = [(len(v['candidates'][f'{n}_sentence']), n, len(l) + len(r)) for v in d.values() for l, s, n, r in v['quotes'].values()]
+        q = [(len(v['candidates'][f'{n}_sentence']), n, len(l) + len(r)) for v in d.values()
+             for l, s, n, r in v['quotes'].values()]
         c, n, k = (np.array(x) for x in zip(*q))
-        rows.append(dict(split=split, books=len(d), quotes=len(q), avg_candidates=round(float(c.mean()), 1), avg_context=round(float(k.mean()), 2),
+        rows.append(dict(split=split, books=len(d), quotes=len(q), avg_candidates=round(float(c.mean()), 1),
+                         avg_context=round(float(k.mean()), 2),
                          **{f'share_{i}': round(float((n == i).mean()), 3) for i in range(1, 6)}))
     return pd.DataFrame(rows)
 
 # %% ../nbs/15_rehearsal.ipynb #bd20f562
 def subsample_release(src:Path, dst:Path, # the release folder to read, and where the smaller one goes
                       share:float=0.01, seed:int=SEED)->pd.DataFrame:
-    "A smaller release in the same format: per split, `share` of the books (at least one) and of the quotes, drawn seeded from those books; returns its shape."
+    """A smaller release in the same format: per split, `share` of the books (at least one) and of the quotes, drawn
+    seeded from those books; returns its shape."""
     if not 0 < share <= 1: raise ValueError(f'share is in (0, 1], not {share!r}')
     rng = np.random.default_rng([seed, 17])
     for split in ('train', 'val', 'test'):
@@ -146,7 +170,8 @@ def _status_kb(field:str)->int|None:
     except OSError: return None
 
 def reset_peak_rss()->bool:
-    "Reset this process's peak resident memory (Linux: `/proc/self/clear_refs`); False where it cannot (then peaks are since the process started)."
+    """Reset this process's peak resident memory (Linux: `/proc/self/clear_refs`); False where it cannot (then peaks
+    are since the process started)."""
     try: Path('/proc/self/clear_refs').write_text('5'); return True
     except OSError: return False
 
@@ -157,6 +182,7 @@ def peak_rss_mb()->float:
     return round(kb / 1024, 1)
 
 class StepTimer:
+
     "Wall time, CPU time and peak memory of named steps, one row each (`with timer('step', items=..., unit=...):`)."
     def __init__(self, **fixed): self.rows, self.fixed = [], fixed     # `fixed`: columns of every row (e.g. scale)
     @contextmanager
@@ -164,27 +190,32 @@ class StepTimer:
         row = dict(self.fixed, step=step, items=items, unit=unit)
         reset_peak_rss(); t0, c0 = time.perf_counter(), time.process_time()
         yield row                                                  # the block may set row['items'] once it knows them
-        row.update(seconds=round(time.perf_counter() - t0, 2), cpu_seconds=round(time.process_time() - c0, 2), peak_rss_mb=peak_rss_mb())
+        row.update(seconds=round(time.perf_counter() - t0, 2), cpu_seconds=round(time.process_time() - c0, 2),
+                   peak_rss_mb=peak_rss_mb())
         self.rows.append(row)
         print(f"{step}: {row['seconds']:.1f} s, peak {row['peak_rss_mb']:,.0f} MB" + (f", {row['items']:,} {unit}" if row['items'] else ''), file=sys.stderr)
     def add(self, step:str, seconds:float, items:int|None=None, unit:str='', part_of:str=''):
         "A row for a sub-step timed elsewhere (a stage's own timers): no memory figure."
-        self.rows.append(dict(self.fixed, step=step, items=items, unit=unit, seconds=round(seconds, 2), part_of=part_of))
+        self.rows.append(dict(self.fixed, step=step, items=items, unit=unit, seconds=round(seconds, 2),
+                              part_of=part_of))
     def table(self)->pd.DataFrame:
         t = pd.DataFrame(self.rows)
         for c in ('cpu_seconds', 'peak_rss_mb', 'part_of'): t[c] = t.get(c)
         t['per_second'] = (t['items'] / t['seconds']).where(t['seconds'] > 0).round(2)
-        return t[[*self.fixed, 'step', 'part_of', 'seconds', 'cpu_seconds', 'peak_rss_mb', 'items', 'unit', 'per_second']]
+        return t[[*self.fixed, 'step', 'part_of', 'seconds', 'cpu_seconds', 'peak_rss_mb', 'items', 'unit',
+                  'per_second']]
 
 # %% ../nbs/15_rehearsal.ipynb #1011acfc
 def tiny_encoder(folder:Path, seed:int=SEED)->str:
-    "A one-layer random BERT with all-MiniLM-L6-v2's (real) tokenizer in `folder` (made once; `fixtures.tiny_bert`); returns its absolute path."
+    """A one-layer random BERT with all-MiniLM-L6-v2's (real) tokenizer in `folder` (made once;
+    `fixtures.tiny_bert`); returns its absolute path."""
     folder = Path(folder)
     if not (folder/'config.json').exists(): tiny_bert(folder, seed)
     return str(folder.resolve())
 
 def forget_runs(profile:str|Profile, models=())->None:
-    "Remove the dense-RELiC runs of a profile, their cached passage vectors and those of `models`: a rehearsal then measures every step instead of reading it back."
+    """Remove the dense-RELiC runs of a profile, their cached passage vectors and those of `models`: a rehearsal then
+    measures every step instead of reading it back."""
     from relic_nb.relic.dense_relic import _fingerprint
     from relic_nb.relic.retrieval import _slug
     P = paths(profile); emb, runs = P.cache/'embeddings', P.processed/'dense_relic'
@@ -199,13 +230,18 @@ def _sample_passages(data:dict, n:int, seed:int)->list[str]:
     rng, out = np.random.default_rng([seed, 18]), []
     books = sorted(data)
     for _ in range(n):
-        v = data[books[rng.integers(len(books))]]; k = int(rng.integers(1, 6)); s = int(rng.integers(0, len(v['sentences']) - k + 1))
+        v = data[books[rng.integers(len(books))]]
+        k = int(rng.integers(1, 6))
+        s = int(rng.integers(0, len(v['sentences']) - k + 1))
         out.append(' '.join(v['sentences'][s:s + k]))
     return out
 
-def rehearse(profile:str|Profile='rehearse', scale:float|None=None, # share of the paper's size (None: the profile's `rehearsal.data_scale`)
+# share of the paper's size (None: the profile's `rehearsal.data_scale`)
+def rehearse(profile:str|Profile='rehearse', scale:float|None=None,
              generate:bool=True, progress:bool=False)->pd.DataFrame:
-    "Write a synthetic release of the paper's shape and run the paper's RELiC stages on it in this process, timing every step (wall, CPU, peak memory); returns the table and keeps it in `results/<profile>/rehearsal_steps.csv` (one block of rows per scale)."
+    """Write a synthetic release of the paper's shape and run the paper's RELiC stages on it in this process, timing
+    every step (wall, CPU, peak memory); returns the table and keeps it in `results/<profile>/rehearsal_steps.csv`
+    (one block of rows per scale)."""
     from relic_nb.relic.task import load_relic
     from relic_nb.relic.retrieval import DenseRetriever, RandomRetriever, run_retrieval
     from relic_nb.relic.task import (CandidateSet, evaluate_retriever, quotes_table, relic_key, to_submission,
@@ -215,41 +251,50 @@ def rehearse(profile:str|Profile='rehearse', scale:float|None=None, # share of t
     from relic_nb.report import run_report
     prof = get_profile(profile, **{'rehearsal.data_scale': scale}); P = paths(prof).ensure(); S = prof.rehearsal
     if not prof.relic_release or P.relic_release.resolve() == paths('paper').relic_release.resolve():
-        raise ValueError(f'profile {prof.name!r} must read a release (relic_release) from its own folder, not {P.relic_release}')
+        raise ValueError(f'profile {prof.name!r} must read a release (relic_release) from its own folder, not '
+                         f'{P.relic_release}')
     T = StepTimer(scale=S.data_scale)
     if S.tiny_encoder:
         enc = tiny_encoder(P.processed/'tiny-encoder', prof.seed)
         prof = get_profile(prof, encoder=enc, **{'retrieval.dense_models': (enc,)})
     forget_runs(prof, prof.retrieval.dense_models)
     if generate:
-        with T('generate the release', unit='quotes') as r: r['items'] = int(make_release(P.relic_release, S.data_scale, prof.seed, S.sentences_from).quotes.sum())
+        with T('generate the release', unit='quotes') as r:
+            r['items'] = int(make_release(P.relic_release, S.data_scale, prof.seed, S.sentences_from).quotes.sum())
     with T('reading + validation (3 splits)', unit='quotes') as r:
-        data = {s: load_relic(prof, s) for s in ('train', 'val', 'test')}; r['items'] = sum(len(v['quotes']) for d in data.values() for v in d.values())
+        data = {s: load_relic(prof, s) for s in ('train', 'val', 'test')}
+        r['items'] = sum(len(v['quotes']) for d in data.values() for v in d.values())
     with T('candidates: queries (val, test) and test passages', unit='passages') as r:
         qs = {s: quotes_table(data[s]) for s in ('val', 'test')}
-        r['items'] = sum(len(CandidateSet(b, k, data['test'][b]['sentences'], data['test'][b]['candidates'][f'{k}_sentence']).texts)
+        r['items'] = sum(len(CandidateSet(b, k, data['test'][b]['sentences'],
+                                          data['test'][b]['candidates'][f'{k}_sentence']).texts)
                          for b, k in qs['test'][['book', 'n']].drop_duplicates().itertuples(index=False))
     with T('scoring: gold rank and top 100 per test quote (random scores)', unit='quote-candidate scores') as r:
-        pq = evaluate_retriever(RandomRetriever(prof.seed), data['test'], quotes=qs['test']); r['items'] = int(pq.candidates.sum())
+        pq = evaluate_retriever(RandomRetriever(prof.seed), data['test'], quotes=qs['test'])
+        r['items'] = int(pq.candidates.sum())
     with T('submissions: write, read back, validate (test)', unit='quotes') as r:
         f = P.runs/'rehearsal_submission.json'; write_json(f, to_submission(pq))
         validate_submission(json.loads(f.read_text()), relic_key(data['test'])); f.unlink(); r['items'] = len(pq)
     texts = _sample_passages(data['test'], S.bench_passages, prof.seed)
     del data, qs, pq
     with T('dense encoding: all-MiniLM-L6-v2 (test passages)', unit='passages') as r:
-        DenseRetriever('all-MiniLM-L6-v2', cache=None, n_threads=prof.n_threads, precision=prof.precision).embed('all-MiniLM-L6-v2', texts); r['items'] = len(texts)
+        DenseRetriever('all-MiniLM-L6-v2', cache=None, n_threads=prof.n_threads,
+                       precision=prof.precision).embed('all-MiniLM-L6-v2', texts)
+        r['items'] = len(texts)
     with T('07_retrieval (stage)', unit='test quotes') as r:
         out = run_retrieval(prof); r['items'] = int(out['table'].queries.iloc[0])
     tm = out['timings']
     for t in tm.itertuples():
         n = int(t.step.split('encoding ')[1].split()[0]) if 'encoding ' in t.step else None
         T.add(t.step, t.seconds, n, 'passages' if n else '', '07_retrieval')
-    T.add('BM25: all 6 contexts (tuning + test)', float(tm[tm.step.str.startswith('BM25')].seconds.sum()), part_of='07_retrieval')
+    T.add('BM25: all 6 contexts (tuning + test)', float(tm[tm.step.str.startswith('BM25')].seconds.sum()),
+          part_of='07_retrieval')
     del out
     with T('08_dense_relic (stage)', unit='optimizer steps') as r:
         out = run_dense(prof, progress=progress); r['items'] = sum(v['state']['step'] for v in out['runs'].values())
     for c, v in out['runs'].items():
-        T.add(f"dense-RELiC {c}: training ({v['state']['epoch']} epoch, with validation)", v['state']['seconds'], v['state']['step'], 'optimizer steps', '08_dense_relic')
+        T.add(f"dense-RELiC {c}: training ({v['state']['epoch']} epoch, with validation)", v['state']['seconds'],
+              v['state']['step'], 'optimizer steps', '08_dense_relic')
     for t in out['timings'].itertuples():
         if 'training' not in t.step: T.add(t.step, t.seconds, part_of='08_dense_relic')
     del out
@@ -263,7 +308,9 @@ def rehearse(profile:str|Profile='rehearse', scale:float|None=None, # share of t
 
 def growth(steps:pd.DataFrame, # `rehearsal_steps.csv`
            small:float, large:float)->pd.DataFrame:
-    "Each step's seconds, items and peak memory at two scales, and its time ratio over the size ratio (<= 1: no faster than linear); the size ratio is the ratio of the step's own items (passages, quotes, optimizer steps) where it counts them, else of the scales."
+    """Each step's seconds, items and peak memory at two scales, and its time ratio over the size ratio (<= 1: no
+    faster than linear); the size ratio is the ratio of the step's own items (passages, quotes, optimizer steps)
+    where it counts them, else of the scales."""
     a, b = (steps[steps.scale == s].drop_duplicates('step').set_index('step') for s in (small, large))
     idx = [s for s in b.index if s in a.index]; a, b = a.loc[idx], b.loc[idx]
     out = pd.DataFrame({f'seconds @{small:g}': a.seconds, f'seconds @{large:g}': b.seconds,
@@ -275,18 +322,26 @@ def growth(steps:pd.DataFrame, # `rehearsal_steps.csv`
     return out.reset_index()
 
 def main(argv:list[str]|None=None)->int:
-    "`python -m relic_nb.rehearsal [--scale 0.1] [--profile rehearse]`: the rehearsal; `--subsample SRC DST [--share 0.01]`: a smaller copy of a release; `--tiny-encoder DIR`: the one-layer encoder."
+    """`python -m relic_nb.rehearsal [--scale 0.1] [--profile rehearse]`: the rehearsal; `--subsample SRC DST
+    [--share 0.01]`: a smaller copy of a release; `--tiny-encoder DIR`: the one-layer encoder."""
     import argparse
-    ap = argparse.ArgumentParser(prog='python -m relic_nb.rehearsal', description='Rehearse the paper profile on a synthetic release of its shape.')
-    ap.add_argument('--profile', default='rehearse'); ap.add_argument('--scale', type=float, help="share of the paper's size (default: the profile's)")
-    ap.add_argument('--subsample', nargs=2, metavar=('SRC', 'DST'), help='write a smaller copy of the release in SRC to DST and exit')
-    ap.add_argument('--share', type=float, help="--subsample: share of books and quotes kept (default: the profile's rehearsal.smoke_share)")
-    ap.add_argument('--tiny-encoder', metavar='DIR', help='write the one-layer random encoder (real tokenizer) into DIR if it is not there, print its path and exit')
+    ap = argparse.ArgumentParser(prog='python -m relic_nb.rehearsal',
+                                 description='Rehearse the paper profile on a synthetic release of its shape.')
+    ap.add_argument('--profile', default='rehearse')
+    ap.add_argument('--scale', type=float, help="share of the paper's size (default: the profile's)")
+    ap.add_argument('--subsample', nargs=2, metavar=('SRC', 'DST'),
+                    help='write a smaller copy of the release in SRC to DST and exit')
+    ap.add_argument('--share', type=float,
+                    help="--subsample: share of books and quotes kept (default: the profile's rehearsal.smoke_share)")
+    ap.add_argument('--tiny-encoder', metavar='DIR',
+                    help='write the one-layer random encoder (real tokenizer) into DIR if it is not there, print its '
+                         'path and exit')
     a = ap.parse_args(argv)
     if a.tiny_encoder: print(tiny_encoder(a.tiny_encoder)); return 0
     prof = get_profile(a.profile)
     if a.subsample:
-        print(subsample_release(*a.subsample, a.share or prof.rehearsal.smoke_share, prof.seed).to_string(index=False)); return 0
+        print(subsample_release(*a.subsample, a.share or prof.rehearsal.smoke_share, prof.seed).to_string(index=False))
+        return 0
     t = rehearse(prof, a.scale, progress=False)
     print(t.to_string(index=False))
     print(f'kept in {paths(prof).results/"rehearsal_steps.csv"}')
@@ -295,45 +350,64 @@ def main(argv:list[str]|None=None)->int:
 if __name__ == '__main__' and 'IPython' not in sys.modules: sys.exit(main())
 
 # %% ../nbs/15_rehearsal.ipynb #7d31fa19
-ROBERTA_BASE = dict(params=125e6, layers=12, hidden=768, heads=12)   # roberta-base (Liu et al. 2019): 125M parameters, 12 layers of 768 with 12 heads
+# roberta-base (Liu et al. 2019): 125M parameters, 12 layers of 768 with 12 heads
+ROBERTA_BASE = dict(params=125e6, layers=12, hidden=768, heads=12)
 
 def activation_bytes(seq:int, layers:int=12, hidden:int=768, heads:int=12)->float:
-    "Activation memory (bytes) one example of `seq` tokens keeps for the backward pass: Korthikanti et al. (2022), 16-bit activations, no recomputation: per layer `s*h*(34 + 5*a*s/h)`."
+    """Activation memory (bytes) one example of `seq` tokens keeps for the backward pass: Korthikanti et al. (2022),
+    16-bit activations, no recomputation: per layer `s*h*(34 + 5*a*s/h)`."""
     return layers * seq * hidden * (34 + 5 * heads * seq / hidden)
 
 def gpu_estimate(tflops:float=312, # the GPU's peak dense bf16 throughput (A100: 312 TFLOPS)
-                 utilization:float=0.4, # the share of it a training / encoding loop reaches (an assumption: 30-50% is usual for BERT-sized models)
-                 model:dict=ROBERTA_BASE, context_tokens:int=256, quote_tokens:int=128, # tokens per context / quote (the paper's maxima; padded batches reach them)
+                 # the share of it a training / encoding loop reaches (an assumption: 30-50% is usual for BERT-sized
+                 # models)
+                 utilization:float=0.4,
+                 # tokens per context / quote (the paper's maxima; padded batches reach them)
+                 model:dict=ROBERTA_BASE, context_tokens:int=256, quote_tokens:int=128,
                  train_examples:int=PAPER_SHAPE['quotes']['train'], val_examples:int=PAPER_SHAPE['quotes']['val'],
                  test_quotes:int=PAPER_SHAPE['quotes']['test'],
-                 test_passages:int|None=None, # candidate passages of the test books (None: from `release_plan(1.0)`: every 1..5-sentence passage)
-                 val_pool:int=1000, val_books:int=PAPER_SHAPE['books']['val'], # 08's early-stopping pool: passages per val book
-                 memory_gb=(24, 48, 80), overhead_gb:float=2.0, # GPU memory sizes; CUDA context, allocator slack and buffers besides the model
+                 # candidate passages of the test books (None: from `release_plan(1.0)`: every 1..5-sentence passage)
+                 test_passages:int|None=None,
+                 # 08's early-stopping pool: passages per val book
+                 val_pool:int=1000, val_books:int=PAPER_SHAPE['books']['val'],
+                 # GPU memory sizes; CUDA context, allocator slack and buffers besides the model
+                 memory_gb=(24, 48, 80), overhead_gb:float=2.0,
                 )->pd.DataFrame:
-    "dense-RELiC with both encoders trained, as `paper` runs it: time per epoch, time to encode every test candidate, and the largest batch per GPU memory size; one row per quantity, with how it is computed."
-    P = model['params']; fwd = 2 * P                                          # FLOPs per token of a forward pass (2 per parameter)
+    """dense-RELiC with both encoders trained, as `paper` runs it: time per epoch, time to encode every test
+    candidate, and the largest batch per GPU memory size; one row per quantity, with how it is computed."""
+    # FLOPs per token of a forward pass (2 per parameter)
+    P = model['params']; fwd = 2 * P
     speed = tflops * 1e12 * utilization
     if test_passages is None:
         plan = release_plan(1.0, novel_lengths={}); t = plan[plan.split == 'test']
         test_passages = int(sum(max(0, s - n + 1) for s in t.sentences for n in range(1, 6)))
-    train_flops = 3 * fwd * (context_tokens + quote_tokens) * train_examples  # forward + backward (2x forward) through both encoders
+    # forward + backward (2x forward) through both encoders
+    train_flops = 3 * fwd * (context_tokens + quote_tokens) * train_examples
     val_flops = fwd * (context_tokens * val_examples + quote_tokens * val_pool * val_books)
     enc_flops = fwd * quote_tokens * test_passages
     ctx_flops = fwd * context_tokens * test_quotes
-    states = 2 * P * 16                                                       # two encoders: fp32 weights, grads, Adam's two moments (16 bytes/parameter)
+    # two encoders: fp32 weights, grads, Adam's two moments (16 bytes/parameter)
+    states = 2 * P * 16
     per_example = activation_bytes(context_tokens, model['layers'], model['hidden'], model['heads']) + \
                   activation_bytes(quote_tokens, model['layers'], model['hidden'], model['heads'])
-    rows = [dict(quantity='training: one epoch (train + val)', value=round((train_flops + val_flops) / speed / 60, 1), unit='minutes',
-                 how=f'3 x 2 x {P/1e6:.0f}M FLOPs/token x ({context_tokens}+{quote_tokens}) tokens x {train_examples:,} pairs, + val forward; at {utilization:.0%} of {tflops:g} TFLOPS'),
-            dict(quantity='training: 10 epochs (the paper\'s bound)', value=round(10 * (train_flops + val_flops) / speed / 3600, 2), unit='hours', how='10 x the epoch'),
-            dict(quantity='encode every test candidate (one model)', value=round(enc_flops / speed / 60, 1), unit='minutes',
+    rows = [dict(quantity='training: one epoch (train + val)', value=round((train_flops + val_flops) / speed / 60, 1),
+                 unit='minutes',
+                 how=f'3 x 2 x {P/1e6:.0f}M FLOPs/token x ({context_tokens}+{quote_tokens}) tokens x '
+                     f'{train_examples:,} pairs, + val forward; at {utilization:.0%} of {tflops:g} TFLOPS'),
+            dict(quantity='training: 10 epochs (the paper\'s bound)',
+                 value=round(10 * (train_flops + val_flops) / speed / 3600, 2), unit='hours', how='10 x the epoch'),
+            dict(quantity='encode every test candidate (one model)', value=round(enc_flops / speed / 60, 1),
+                 unit='minutes',
                  how=f'2 x {P/1e6:.0f}M x {quote_tokens} tokens x {test_passages:,} passages'),
             dict(quantity='encode the test contexts (one model)', value=round(ctx_flops / speed, 1), unit='seconds',
                  how=f'2 x {P/1e6:.0f}M x {context_tokens} tokens x {test_quotes:,} quotes'),
             dict(quantity='activation memory per training pair', value=round(per_example / 2**20), unit='MiB',
-                 how=f'Korthikanti et al. 2022: L*s*h*(34 + 5*a*s/h) bytes, s = {context_tokens} (context) + s = {quote_tokens} (quote)'),
-            dict(quantity='weights, gradients and Adam state', value=round(states / 2**30, 1), unit='GiB', how=f'2 encoders x {P/1e6:.0f}M x 16 bytes')]
+                 how=f'Korthikanti et al. 2022: L*s*h*(34 + 5*a*s/h) bytes, s = {context_tokens} (context) + s = '
+                     f'{quote_tokens} (quote)'),
+            dict(quantity='weights, gradients and Adam state', value=round(states / 2**30, 1), unit='GiB',
+                 how=f'2 encoders x {P/1e6:.0f}M x 16 bytes')]
     for gb in memory_gb:
-        rows.append(dict(quantity=f'largest batch in {gb} GB', value=int(max(0, gb * 1e9 - states - overhead_gb * 2**30) // per_example), unit='pairs',
+        rows.append(dict(quantity=f'largest batch in {gb} GB',
+                         value=int(max(0, gb * 1e9 - states - overhead_gb * 2**30) // per_example), unit='pairs',
                          how=f'({gb} GB - states - {overhead_gb:g} GiB overhead) / activations per pair'))
     return pd.DataFrame(rows)

@@ -12,7 +12,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 def serve_texts(files:dict[int, bytes], # Gutenberg id -> the file's bytes
                 fail_first:int=0, # answer HTTP 503 to this many requests first
                )->tuple:
-    "Serve `files` at `/cache/epub/{id}/pg{id}.txt` on 127.0.0.1 (a test server); returns (server, url template, log of (path, Range))."
+    """Serve `files` at `/cache/epub/{id}/pg{id}.txt` on 127.0.0.1 (a test server); returns (server, url template,
+    log of (path, Range))."""
     log, fails = [], [fail_first]
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *a): pass

@@ -1,1 +1,1 @@
-"""RELiC (Thai et al., 2022): building RELiC-PD from public-domain criticism, the retrieval task, its baselines and dense-RELiC."""
+"""RELiC (Thai et al., 2022): RELiC-PD built from public-domain criticism, the retrieval task and its models."""
