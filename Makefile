@@ -60,6 +60,9 @@ datasets: env   # the last stage alone: versioned archives of RELiC-PD and GANDA
 
 test: env
 	$(BIN)/nbdev_export
+	@long=$$(find relic_nb -name '*.py' ! -name _modidx.py -exec awk 'length > 120 && !/^__all__ = /{print FILENAME ":" FNR}' {} +); \
+	  if [ -n "$$long" ]; then echo "lines over 120 characters (wrap them in the notebooks, then nbdev_export):"; \
+	  echo "$$long"; exit 1; fi   # (nbdev_export itself writes __all__'s first line up to 130: it is left out)
 	@if [ -n "$$CI" ] && ! git diff --quiet -- relic_nb; then \
 	  echo "relic_nb/ differs from what the notebooks export: run nbdev_export and commit relic_nb/"; \
 	  git diff --stat -- relic_nb; exit 1; fi

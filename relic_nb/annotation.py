@@ -117,7 +117,8 @@ def read_sheet(path:Path, items:list[str], # the item ids of items.csv
     bad = [(i + 2, ids[i], v) for i, v in raw.items() if v and v.lower() not in aliases]
     if bad:
         allowed = ', '.join(f'{k} ({name})' for k, (name, _) in types.items())
-        raise AnnotationError(f'{path}: {len(bad)} unknown label(s): ' + '; '.join(f'row {r} (item {i}): {v!r}' for r, i, v in bad[:5]) +
+        shown = '; '.join(f'row {r} (item {i}): {v!r}' for r, i, v in bad[:5])
+        raise AnnotationError(f'{path}: {len(bad)} unknown label(s): ' + shown +
                               f'. Use one of: {allowed}.')
     out = pd.DataFrame({'item': ids,
                         column: pd.Series([aliases[v.lower()] if v else None for v in raw], index=ids.index,
@@ -178,7 +179,8 @@ class SheetAnnotator:
     CSV at once."""
     def __init__(self, folder:Path, annotator:str, types:dict, column:str='label', title:str='',
                  render=plain_html): # item (a row of items.csv) -> HTML
-        self.folder, self.path, self.types, self.column, self.title = Path(folder), sheet_path(folder, annotator), types, column, title
+        self.folder, self.path = Path(folder), sheet_path(folder, annotator)
+        self.types, self.column, self.title = types, column, title
         self.render = render
         self.items = read_items(folder)
         read_sheet(self.path, self.items['item'].tolist(), types, column)        # checks the sheet (raises on problems)

@@ -194,7 +194,8 @@ class RehearsalSettings:
     smoke_share:float = 0.01          # `subsample_release`: share of a release's books and quotes kept for a smoke run
 
 SECTIONS = {'cleaning': CleaningSettings, 'segment': SegmentSettings, 'align': AlignSettings,
-            'windows': WindowsSettings, 'dataset_checks': DatasetChecksSettings, 'quote_types': QuoteTypesSettings, 'retrieval': RetrievalSettings,
+            'windows': WindowsSettings, 'dataset_checks': DatasetChecksSettings, 'quote_types': QuoteTypesSettings,
+            'retrieval': RetrievalSettings,
             'dense_relic': DenseRelicSettings, 'human_proxy': HumanProxySettings, 'gandalf_data': GandalfDataSettings,
             'gandalf_baselines': GandalfBaselinesSettings, 'report': ReportSettings,
             'rehearsal': RehearsalSettings}   # Profile field -> the settings of the stage module of that name

@@ -107,7 +107,8 @@ def strip_gutenberg(text:str)->str:
 
 # %% ../nbs/01_corpus.ipynb #8b135981
 _BLOCKS = re.compile(r'\[(?i:illustrations?)\b[^\]]{0,3000}\]|\[(?:Footnote|FOOTNOTE|Note)\s*[\w\*]*\s*:[^\]]{0,5000}\]'
-                     r"|\[(?:Transcriber|TRANSCRIBER|Editor|EDITOR)[’']?s?[’']? (?:[Nn]ote|NOTE)s?:?[^\]]{0,5000}\]",
+                     r"|\[(?:Transcriber|TRANSCRIBER|Editor|EDITOR)[’']?s?[’']? "
+                     r"(?:[Nn]ote|NOTE)s?:?[^\]]{0,5000}\]",
                      re.S)
 _MARKERS = re.compile(r'\[(?:Pg|pg|Page|PAGE|p\.)\s*[\divxlcIVXLC]+\]|\[(?:\d{1,3}|[A-Z]|[*†‡§])\]|\{\d{1,3}\}')
 _ITALIC = re.compile(r'(?<![\w_])_(?=\S)([^_]+?)(?<=\S)_(?![\w_])')

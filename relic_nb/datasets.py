@@ -51,7 +51,8 @@ def parse_manifest(text:str)->dict[str, str]:
 
 def release_version(files:dict[str, bytes|Path])->str:
     "`<FORMAT>.<10 hex digits>`: the format, then a digest of the files' sums."
-    return f"{FORMAT}.{hashlib.sha256(manifest_text({p: sha256_of(f) for p, f in files.items()}).encode()).hexdigest()[:10]}"
+    digest = hashlib.sha256(manifest_text({p: sha256_of(f) for p, f in files.items()}).encode()).hexdigest()
+    return f"{FORMAT}.{digest[:10]}"
 
 def write_archive(files:dict[str, bytes|Path], # path inside the release -> its bytes, or the file to copy
                   dest:Path, top:str, # the archive, and the folder its files unpack into
@@ -416,9 +417,12 @@ def relic_datasheet(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
                        task_ids=['document-retrieval'],
                        size_categories=[size_category(t['total examples'])],
                        tags=['literary-criticism', 'evidence-retrieval', 'beir', 'relic'],
-                       configs=[dict(config_name='default', data_files=[dict(split=h, path=f'quotes/{s}.jsonl')
-                                                                         for s, h in zip(RELIC_SPLITS, ('train', 'validation', 'test'))])])
+                       configs=[dict(config_name='default',
+                                     data_files=[dict(split=h, path=f'quotes/{s}.jsonl')
+                                                 for s, h in zip(RELIC_SPLITS, ('train', 'validation', 'test'))])])
     qs = f['quote_sentences'].rename_axis('quote sentences').reset_index(name='examples')
+    read_note = (' Readers read the windows strictly, each beside the text of its critic and of its novel (see Known '
+                 'noise).')
     qw, cw = f['quote_words'], f['context_words']
     rec = f['recall']; prec = f['precision']
     pr = get_profile(profile)
@@ -450,9 +454,9 @@ def relic_datasheet(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
     return head + f"""
 # RELiC-PD {version}
 
-A literary evidence retrieval dataset in the format of RELiC (Thai et al., *RELiC: Retrieving Evidence for Literary Claims*,
-ACL 2022), rebuilt from public-domain texts only: works of literary criticism that quote English novels, both from
-Project Gutenberg. Each example is a critic's claim and analysis around a masked quotation; the task is to find the
+A literary evidence retrieval dataset in the format of RELiC (Thai et al., *RELiC: Retrieving Evidence for Literary
+Claims*, ACL 2022), rebuilt from public-domain texts only: works of literary criticism that quote English novels, both
+from Project Gutenberg. Each example is a critic's claim and analysis around a masked quotation; the task is to find the
 quoted passage among all passages of the same length in the novel. Built by the `relic-nb` compendium, profile
 `{profile}` ({get_profile(profile).description}), release format {FORMAT}.
 
@@ -461,11 +465,12 @@ quoted passage among all passages of the same length in the novel. Built by the 
   official RELiC release cannot be downloaded or redistributed. RELiC-PD is smaller than RELiC
   ({t['total examples']:,} examples against 78,574) but every text in it may be redistributed.
 - **Who created it?** The `relic-nb` compendium's pipeline (notebooks `01_corpus` to `06_dataset_checks`), mechanically;
-  no person wrote or selected examples.{' Readers read the windows strictly, each beside the text of its critic and of its novel (see Known noise).' if f['precision'] is not None else ''}
+  no person wrote or selected examples.{read_note if f['precision'] is not None else ''}
 
 ## Composition
 - **What do the instances represent?** One example per aligned quotation: up to four sentences of the critic's text
-  before and after the quotation (`left`, `right`, up to {pr.windows.context} each), the novel, and the quoted passage (`start`, `n`: 1-{pr.windows.max_quote} sentences).
+  before and after the quotation (`left`, `right`, up to {pr.windows.context} each), the novel, and the quoted passage
+  (`start`, `n`: 1-{pr.windows.max_quote} sentences).
 - **How many instances are there?**
 
 {_md(f['splits'])}
@@ -479,8 +484,8 @@ quoted passage among all passages of the same length in the novel. Built by the 
 
   in words: median {qw['50%']:g}, 10th-90th percentile {qw['10%']:g}-{qw['90%']:g}, longest {qw['max']:g};
   context words: median {cw['50%']:g}, 10th-90th percentile {cw['10%']:g}-{cw['90%']:g}.
-- **BEIR folders** (`beir/<split>/<n>_sentence/`: `corpus.jsonl`, `queries.jsonl`, `qrels/<split>.tsv`), one per split and
-  quotation length; the corpus is every n-sentence passage of the split's novels:
+- **BEIR folders** (`beir/<split>/<n>_sentence/`: `corpus.jsonl`, `queries.jsonl`, `qrels/<split>.tsv`), one per split
+  and quotation length; the corpus is every n-sentence passage of the split's novels:
 
 {_md(f['beir'])}
 
@@ -488,11 +493,11 @@ quoted passage among all passages of the same length in the novel. Built by the 
 - **Is any information missing?** Quotations that could not become an example are not in it; `provenance/blocks.csv`
   lists every aligned block quotation with its outcome: {', '.join(f'{k} {v:,}' for k, v in f['blocks'].items())}.
 - **Are there errors, sources of noise?** Yes: see Known noise below.
-- **Is it self-contained?** Yes: the novels' sentences are in the split files. `provenance/windows.csv` gives, per example,
-  the Gutenberg ids and sha256 of the novel and critic files read, and the index of the critic's sentence where the
-  quotation starts (the example id is `<novel>.<critic>.<index>`).
-- **Confidential or offensive content?** The texts are 19th- and early 20th-century books and may hold views and language
-  of their time.
+- **Is it self-contained?** Yes: the novels' sentences are in the split files. `provenance/windows.csv` gives, per
+  example, the Gutenberg ids and sha256 of the novel and critic files read, and the index of the critic's sentence where
+  the quotation starts (the example id is `<novel>.<critic>.<index>`).
+- **Confidential or offensive content?** The texts are 19th- and early 20th-century books and may hold views and
+  language of their time.
 
 ## Known noise
 **Recall.** {recall_txt}
@@ -507,10 +512,10 @@ at rapidfuzz `QRatio` >= 80 (block quotations, and quotations inside quotation m
 longest common substring rule of the paper.
 
 ## Preprocessing
-Windows hold up to {pr.windows.context} sentences of context on each side; a context sentence that repeats part of the quotation
-(`QRatio` >= 80 or a fragment of six or more words) drops the example (`leakage`), quotations longer than {pr.windows.max_quote} sentences
-are dropped (`too long`), and duplicates are dropped. No text was altered beyond Project Gutenberg's boilerplate and
-the cleaning above.
+Windows hold up to {pr.windows.context} sentences of context on each side; a context sentence that repeats part of the
+quotation (`QRatio` >= 80 or a fragment of six or more words) drops the example (`leakage`), quotations longer than
+{pr.windows.max_quote} sentences are dropped (`too long`), and duplicates are dropped. No text was altered beyond
+Project Gutenberg's boilerplate and the cleaning above.
 
 ## Uses
 Evaluating literary evidence retrieval (recall@k of the gold passage among all passages of its length in the novel), and
@@ -521,9 +526,9 @@ public-domain ones Project Gutenberg holds.
 ## Distribution
 As `relic-pd-{version}.tar.gz`, with this card as `README.md` and a `MANIFEST` of sha256 sums. Load it with
 `relic_nb.datasets.load('relic-pd', split='test', path=...)` (official format, sums checked), as BEIR folders, or with
-Hugging Face `datasets`: `load_dataset('json', data_files={{'train': 'quotes/train.jsonl', 'validation': 'quotes/val.jsonl',
-'test': 'quotes/test.jsonl'}})`. The texts are in the public domain in the USA (Project Gutenberg); check the status in
-your country. The compendium's code is Apache-2.0.
+Hugging Face `datasets`: `load_dataset('json', data_files={{'train': 'quotes/train.jsonl',
+'validation': 'quotes/val.jsonl', 'test': 'quotes/test.jsonl'}})`. The texts are in the public domain in the USA
+(Project Gutenberg); check the status in your country. The compendium's code is Apache-2.0.
 
 ## Maintenance
 Rebuilt by the compendium's last stage (`make datasets`); the version (`{version}`) is derived from the content, so a
@@ -541,8 +546,11 @@ def gandalf_datasheet(f:dict, checks:pd.DataFrame, version:str, profile:str)->st
                        tags=['character-understanding', 'long-context', 'literature', 'gandalf'],
                        configs=[dict(config_name=v, data_files=[dict(split='test', path=f'questions/{v}.jsonl')],
                                      **({'default': True} if i == 0 else {}))
-                                for i, v in enumerate(VARIANTS)] + [dict(config_name='descriptions', data_files=[dict(split='train', path='descriptions.jsonl')])])
+                                for i, v in enumerate(VARIANTS)]
+                               + [dict(config_name='descriptions',
+                                       data_files=[dict(split='train', path='descriptions.jsonl')])])
     var = f['variants'].rename_axis('variant').reset_index(name='questions')
+    groups = ', '.join(f'{k} {v}' for k, v in f['groups'].items())
     ok = int(checks.match.sum())
     return head + f"""
 # GANDALF-PD {version}
@@ -566,7 +574,7 @@ book, so that a model must read the book rather than remember it. Built by the `
 
 {_md(var)}
 
-  They are about {s['books']} novels (by group: {', '.join(f'{k} {v}' for k, v in f['groups'].items())}; {f['unused_books']} described
+  They are about {s['books']} novels (by group: {groups}; {f['unused_books']} described
   novel(s) had too few usable characters and give no questions), {s['total characters']:,} characters kept
   ({s['avg characters']} per novel, {s['min characters']}-{s['max characters']}), {s['descriptions']:,} descriptions.
   The novels hold {s['total words']:,} words in all ({s['avg words']:,} on average).
@@ -582,10 +590,11 @@ book, so that a model must read the book rather than remember it. Built by the `
 
 - **Is there a label?** `answer`: the index of the right option (`option_chars` gives each option's character id).
 - **Is it self-contained?** No: the novels are not included. `books.csv` gives each novel's Gutenberg id, the sha256 of
-  the file read (`sha256`) and of the text as read (`text_sha256`: paragraphs joined by newlines), and the reading function
-  (`reader`: `relic_nb.datasets.read_book`, the corpus parser of version `parse_version`). Project Gutenberg re-issues
-  files now and then: a file whose `sha256` differs may still read to the same `text_sha256`.
-- **Name replacement.** {f['replacements']:,} name terms are replaced in the `-Rep` variants (`name_replacements.json`, per book).
+  the file read (`sha256`) and of the text as read (`text_sha256`: paragraphs joined by newlines), and the reading
+  function (`reader`: `relic_nb.datasets.read_book`, the corpus parser of version `parse_version`). Project Gutenberg
+  re-issues files now and then: a file whose `sha256` differs may still read to the same `text_sha256`.
+- **Name replacement.** {f['replacements']:,} name terms are replaced in the `-Rep` variants (`name_replacements.json`,
+  per book).
 
 ## Known noise
 Descriptions are cut mechanically from dictionary entries: a sentence is dropped when it holds one of the character's
@@ -607,9 +616,9 @@ descriptions and other novels.
 ## Distribution
 As `gandalf-pd-{version}.tar.gz`, with this card as `README.md` and a `MANIFEST` of sha256 sums. Load it with
 `relic_nb.datasets.load('gandalf-pd', split='Desc2Name', path=...)` (sums checked), or with Hugging Face `datasets`:
-`load_dataset('json', data_files={{'Desc2Name': 'questions/Desc2Name.jsonl', 'Desc2Name_Rep': 'questions/Desc2Name-Rep.jsonl', ...}})`
-(split names cannot hold `-`). The texts are in the public domain in the USA (Project Gutenberg); check the status in your
-country. The compendium's code is Apache-2.0.
+`load_dataset('json', data_files={{'Desc2Name': 'questions/Desc2Name.jsonl',
+'Desc2Name_Rep': 'questions/Desc2Name-Rep.jsonl', ...}})` (split names cannot hold `-`). The texts are in the public
+domain in the USA (Project Gutenberg); check the status in your country. The compendium's code is Apache-2.0.
 
 ## Maintenance
 Rebuilt by the compendium's last stage (`make datasets`); the version (`{version}`) is derived from the content.

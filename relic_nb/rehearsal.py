@@ -193,7 +193,8 @@ class StepTimer:
         row.update(seconds=round(time.perf_counter() - t0, 2), cpu_seconds=round(time.process_time() - c0, 2),
                    peak_rss_mb=peak_rss_mb())
         self.rows.append(row)
-        print(f"{step}: {row['seconds']:.1f} s, peak {row['peak_rss_mb']:,.0f} MB" + (f", {row['items']:,} {unit}" if row['items'] else ''), file=sys.stderr)
+        items = f", {row['items']:,} {unit}" if row['items'] else ''
+        print(f"{step}: {row['seconds']:.1f} s, peak {row['peak_rss_mb']:,.0f} MB{items}", file=sys.stderr)
     def add(self, step:str, seconds:float, items:int|None=None, unit:str='', part_of:str=''):
         "A row for a sub-step timed elsewhere (a stage's own timers): no memory figure."
         self.rows.append(dict(self.fixed, step=step, items=items, unit=unit, seconds=round(seconds, 2),

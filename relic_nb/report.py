@@ -245,9 +245,10 @@ def paired_prose(pr:pd.DataFrame, # `table3_paired.csv`
     out = [f"{len(pr)} paired comparisons on the same quotes (difference a - b: points of recall, or ranks; "
            f"{100 * level:g}% bootstrap "
            f"interval; sign-flip permutation p; Holm's adjustment over all {len(pr)})."]
-    out.append('**Significant after Holm** (p < ' + f'{alpha:g}): ' + ('; '.join(fmt(r) for r in sig.itertuples()) + '.' if len(sig) else 'none.'))
+    listed = lambda rows: '; '.join(fmt(r) for r in rows.itertuples()) + '.'
+    out.append('**Significant after Holm** (p < ' + f'{alpha:g}): ' + (listed(sig) if len(sig) else 'none.'))
     if len(ex):
-        out.append('**Interval excludes 0, but not significant after Holm**: ' + '; '.join(fmt(r) for r in ex.itertuples()) + '.')
+        out.append('**Interval excludes 0, but not significant after Holm**: ' + listed(ex))
     cant = pr[pr.verdict == 'cannot be told apart']
     if len(cant):
         per = cant.groupby(['a_run', 'b_run'], sort=False).metric.agg(list)
@@ -377,7 +378,9 @@ def plot_by_length(a9:pd.DataFrame, k:int=10, path:Path|None=None,
     for i, m in enumerate(runs):
         g = sub[sub.model == m]; err = None
         if intervals is not None:
-            e = intervals[(intervals.model == m) & (intervals.L == 4) & (intervals.R == 4) & (intervals.metric == f'recall@{k}')].set_index('n').reindex(g.n)
+            e = intervals[(intervals.model == m) & (intervals.L == 4) & (intervals.R == 4)
+                          & (intervals.metric == f'recall@{k}')]
+            e = e.set_index('n').reindex(g.n)
             err = [g[f'recall@{k}'].values - e.lo.values, e.hi.values - g[f'recall@{k}'].values]
         ax.bar(g.n + (i - len(runs) / 2) * w, g[f'recall@{k}'], w, yerr=err, capsize=2, label=f'{m} 4/4 (ours)')
     ax.bar(PAPER_TABLE_A9.n + (len(runs) - len(runs) / 2) * w, PAPER_TABLE_A9[f'recall@{k}'], w,
@@ -724,8 +727,8 @@ def verify_tables(profile:str|Profile, ref:str='HEAD', # the git commit holding 
               f'{d.file.nunique()} with differences, {int((~d.ok).sum())} failing cells')
         for f, g in d.groupby('file', sort=True):
             shown = g[g.check.str.startswith('floating-point, no')]
-            print(f'\n{f}: ' + ', '.join(f'{n} {c}'
-                                         for c, n in g.check.str.replace(r'within \[.*', 'within the interval', regex=True).value_counts().items()))
+            checks = g.check.str.replace(r'within \[.*', 'within the interval', regex=True).value_counts()
+            print(f'\n{f}: ' + ', '.join(f'{n} {c}' for c, n in checks.items()))
             cut = lambda x: '' if pd.isna(x) else (str(x) if len(str(x)) <= 60 else str(x)[:57] + '...')
             listed = g.drop(shown.index)
             for r in listed.head(max_lines).itertuples():

@@ -151,9 +151,11 @@ class SentenceEncoder:
         self._plain = DenseRetriever(model, cache=None, **kw)         # claims and sentences: no per-call cache files
         # one loaded model per process
         self.retriever._models = self._plain._models = _MODELS.setdefault((str(model), device, n_threads, backend), {})
-        self.name, self.spec, self.normalize = self.retriever.name, self.retriever.spec, self.retriever.spec['similarity'] == 'cosine'
-        self.key = '-'.join(re.sub(r'[^A-Za-z0-9_.]+', '_', str(self.spec[k]))[-60:]
-                            for k in ('query', 'candidates')) + f'-{self.spec["similarity"]}-{self.retriever.precision}' + ('' if backend == 'torch' else f'-{backend}')
+        self.name, self.spec = self.retriever.name, self.retriever.spec
+        self.normalize = self.retriever.spec['similarity'] == 'cosine'
+        names = '-'.join(re.sub(r'[^A-Za-z0-9_.]+', '_', str(self.spec[k]))[-60:] for k in ('query', 'candidates'))
+        self.key = (names + f'-{self.spec["similarity"]}-{self.retriever.precision}'
+                    + ('' if backend == 'torch' else f'-{backend}'))
     def _vec(self, which, texts):
         V = self._plain.embed(self.spec[which], list(texts))
         return unit(V) if self.normalize else V
@@ -225,7 +227,8 @@ class EvidenceIndex:
         if passages not in ('composed', 'whole'):
             raise ValueError(f"passages is 'composed' or 'whole', not {passages!r}")
         if not sentences: raise ValueError(f'{work.title!r} has no sentences to search.')
-        self.work, self.sentences, self.chapter, self.titles = work, list(sentences), np.asarray(chapter, dtype=np.int64), list(titles)
+        self.work, self.sentences, self.titles = work, list(sentences), list(titles)
+        self.chapter = np.asarray(chapter, dtype=np.int64)
         self.encoder, self.passages, self.max_sentences = encoder, passages, max_sentences
         self.vectors = encoder.passages(self.sentences) if vectors is None and passages == 'composed' else vectors
         self.bm25 = BM25Retriever(k1, b)
@@ -446,7 +449,8 @@ def results_html(res:pd.DataFrame)->str:
 def csv_link(res:pd.DataFrame, name:str='evidence.csv')->str:
     "An HTML link that downloads `res` as a CSV file (a data: URL)."
     data = base64.b64encode(res.to_csv(index=False).encode('utf-8')).decode()
-    return f'<a class="evidence-download" download="{html.escape(name)}" href="data:text/csv;base64,{data}">download {html.escape(name)}</a>'
+    name = html.escape(name)
+    return f'<a class="evidence-download" download="{name}" href="data:text/csv;base64,{data}">download {name}</a>'
 
 def evidence_panel(profile:str|Profile='pd', novel:str='', claim:str='')->'ipywidgets.VBox':
     "The evidence search as ipywidgets: pick a novel, type a claim, get highlighted passages; save them as CSV."
@@ -476,7 +480,8 @@ def evidence_panel(profile:str|Profile='pd', novel:str='', claim:str='')->'ipywi
     def index():
         key = (prof_w.value, novel_w.value.strip())
         if key not in state['indexes']:
-            status.value = f'Indexing {html.escape(key[1])} (the first time a novel is opened this takes up to a minute or two) ...'
+            status.value = (f'Indexing {html.escape(key[1])} (the first time a novel is opened this takes up to '
+                            'a minute or two) ...')
             state['indexes'][key] = EvidenceIndex.build(key[1], key[0])
         return state['indexes'][key]
 
@@ -487,8 +492,8 @@ def evidence_panel(profile:str|Profile='pd', novel:str='', claim:str='')->'ipywi
             t0 = time.time(); idx = index()
             res = state['res'] = idx.search(claim_w.value, k_w.value, tuple(len_w.value), ranker_w.value)
             out.value = results_html(res); link.value = ''
-            status.value = (f'{len(res)} passages of '
-                            f'<i>{html.escape(idx.work.title)}</i>{" by " + html.escape(idx.work.author) if idx.work.author else ""} '
+            by = ' by ' + html.escape(idx.work.author) if idx.work.author else ''
+            status.value = (f'{len(res)} passages of <i>{html.escape(idx.work.title)}</i>{by} '
                             f'({len(idx)} sentences), {ranker_w.value} ranking, {time.time() - t0:.1f} s')
         except Exception as e:
             out.value = ''
@@ -499,9 +504,11 @@ def evidence_panel(profile:str|Profile='pd', novel:str='', claim:str='')->'ipywi
         p = Path(save_to.value).expanduser()
         try:
             with atomic_path(p) as tmp: state['res'].to_csv(tmp, index=False)
-            link.value = f'Saved {len(state["res"])} results to {html.escape(str(p.resolve()))} &middot; ' + csv_link(state['res'], p.name)
+            saved = f'Saved {len(state["res"])} results to {html.escape(str(p.resolve()))} &middot; '
+            link.value = saved + csv_link(state['res'], p.name)
         except OSError as e:
-            link.value = f'<span class="evidence-error">Could not write {html.escape(str(p))}: {html.escape(str(e))}</span>'
+            link.value = (f'<span class="evidence-error">Could not write {html.escape(str(p))}: '
+                          f'{html.escape(str(e))}</span>')
 
     go.on_click(on_search); save.on_click(on_save)
     panel = W.VBox([W.HTML('<h2>Evidence search</h2><p>Type a claim about a novel; the passages that could support '

@@ -368,7 +368,8 @@ class BookMemoryLM(QueryOnlyLM):
     def memory(self, questions, paragraphs):
         import torch
         text = '\n\n'.join(paragraphs)
-        key = hashlib.sha256(f'{self.model_id}|{self.segment}|{self.mem_len}|{self.max_tokens}|{self.precision}|{text}'.encode()).hexdigest()[:24]
+        spec = f'{self.model_id}|{self.segment}|{self.mem_len}|{self.max_tokens}|{self.precision}|{text}'
+        key = hashlib.sha256(spec.encode()).hexdigest()[:24]
         f = Path(self.cache)/f'{key}.pt' if self.cache else None
         if f is not None and f.exists(): return tuple(torch.load(f)[:2])
         t = time.time()

@@ -23,7 +23,8 @@ __all__ = ['BOOK_TAGS', 'ZOLA_TITLES', 'TITLES', 'PARTICLES', 'PARSERS', 'REFERE
            'table2_books', 'replacements_table', 'run_gandalf_data']
 
 # %% ../../nbs/10_gandalf_data.ipynb #befffd60
-_PUNCT = str.maketrans({'’': "'", '‘': "'", '“': '"', '”': '"', '—': '--', '–': '-', '\u00a0': ' ', 'Æ': 'AE',
+_PUNCT = str.maketrans({'’': "'", '‘': "'", '“': '"', '”': '"', '—': '--', '–': '-', '\u00a0': ' ',
+                        'Æ': 'AE',
                         'æ': 'ae', 'Œ': 'OE', 'œ': 'oe'})
 
 def fold(s:str)->str:
@@ -90,12 +91,13 @@ def source_of(described_by:str)->str:
                      f"known).")
 
 # %% ../../nbs/10_gandalf_data.ipynb #d2644ac5
-TITLES = set('''madame mme madam mademoiselle mlle mlles monsieur m mm mr mrs miss master messrs sir lady lord dame dr doctor abbe pere
-mere sister brother father mother general generale colonel captain capt major lieutenant sergeant corporal marquis marquise comte
-comtesse count countess baron baronne baroness duc duchesse duke duchess vicomte vicomtesse viscount prince princesse princess
-chevalier maitre cure judge president widow veuve the earl king queen hon honourable rev reverend young old little big uncle aunt
-cousin saint st esq jr junior senior bishop archbishop cardinal monseigneur mgr professor signor signora don dona fra frere soeur
-called alias nee born dit mynheer herr frau abbess abbot prior prioress dean canon friar parson vicar squire laird goodman goodwife
+TITLES = set('''madame mme madam mademoiselle mlle mlles monsieur m mm mr mrs miss master messrs sir lady lord dame dr
+doctor abbe pere mere sister brother father mother general generale colonel captain capt major lieutenant sergeant
+corporal marquis marquise comte comtesse count countess baron baronne baroness duc duchesse duke duchess vicomte
+vicomtesse viscount prince princesse princess chevalier maitre cure judge president widow veuve the earl king queen hon
+honourable rev reverend young old little big uncle aunt cousin saint st esq jr junior senior bishop archbishop cardinal
+monseigneur mgr professor signor signora don dona fra frere soeur called alias nee born dit mynheer herr frau abbess
+abbot prior prioress dean canon friar parson vicar squire laird goodman goodwife
 mistress mister gentleman chief elder younger sieur demoiselle marechal marechale abbesse sire dom notary'''.split())
 PARTICLES = {'de', 'du', 'des', 'd', 'la', 'le', 'les', 'l', 'of', 'van', 'von', 'der', 'den', 'y', 'da', 'di', 'del',
              'et', 'and', 'or'}
@@ -151,7 +153,8 @@ _HEAD_CAPS = re.compile(r"^(?P<head>[A-Z][A-Z'\-]*(?: (?:[A-Z][A-Z'\-]*|OF|DE|LA
 _HEAD_MARK = re.compile(r"^(?:=(?P<h1>[^=\n]{1,60})=|_(?P<h2>[^_\n]{1,60})_)(?:\s*\((?P<given>[^)]*)\))?\s*(?=[,.:])")
 _XREF = re.compile(r"(?:^|[.;,]\s+|\()See (?:[A-Z]|that name)")
 _PRECEDING = re.compile(r'\bthe preceding\b')
-_RELATIVE = re.compile(r"^(his|her) (wife|husband|son|daughter|brother|sister|father|mother|nephew|niece|cousin|servant|friend|widow)\b")
+_RELATIVE = re.compile(r"^(his|her) (wife|husband|son|daughter|brother|sister|father|mother|nephew|niece|cousin|"
+                       r"servant|friend|widow)\b")
 
 def paragraphs_of(text:str)->list[str]:
     "Blank-line separated blocks of a text, each on one line (folded)."
@@ -311,7 +314,8 @@ def keep_characters(chars:list[dict], counts:Counter, min_mentions:int=3, zipf:f
     return [c for c in kept if dup[c['name']] == 1]
 
 # %% ../../nbs/10_gandalf_data.ipynb #3917499c
-_ABBREV = re.compile(r"(?:\b(?:M|Mme|Mlle|MM|Mr|Mrs|Dr|St|Mgr|Messrs|Esq|Sr|Jr|No|vol|viz|ch|Gen|Col|Capt|Rev|Hon|Bros|Co)|\b[A-Z])\.$")
+_ABBREV = re.compile(r"(?:\b(?:M|Mme|Mlle|MM|Mr|Mrs|Dr|St|Mgr|Messrs|Esq|Sr|Jr|No|vol|viz|ch|Gen|Col|Capt|Rev|Hon|"
+                     r"Bros|Co)|\b[A-Z])\.$")
 
 def split_sentences(text:str)->list[str]:
     "Sentences of a reference text (abbreviations such as M., Mme., Dr. and initials do not end one)."
@@ -328,7 +332,8 @@ def term_regex(terms)->re.Pattern:
     return (re.compile(r"(?<![\w])(?:" + '|'.join(map(re.escape, terms)) + r")(?![\w])") if terms
             else re.compile(r'(?!x)x'))
 
-_SPAN = re.compile(r"(?:\b(?:M|MM|Mr|Mrs|Dr|St|Mme|Mlle|Mgr)\.\s+)?[A-Z][\w'\-]*(?:\s+(?:(?:de|d'|du|des|la|le|van|von)\s*)?[A-Z][\w'\-]*)*")
+_SPAN = re.compile(r"(?:\b(?:M|MM|Mr|Mrs|Dr|St|Mme|Mlle|Mgr)\.\s+)?[A-Z][\w'\-]*"
+                   r"(?:\s+(?:(?:de|d'|du|des|la|le|van|von)\s*)?[A-Z][\w'\-]*)*")
 
 def find_mentions(sentence:str, book_chars:list[dict])->list[tuple]:
     "Mentions of the book's characters in a sentence: (start, end, character index or None if unresolved)."

@@ -105,7 +105,8 @@ def match_novel(index:CriticIndex, novel:str, sentences:list[str], min_score:flo
             unit = index.units[u]
             if len(ws) >= MIN_TOKENS and n >= need and (sc := fuzz.QRatio(unit.norm, s_norm)) >= min_score:
                 out.append((u, novel, j, j, round(sc, 2), 'qratio'))
-            elif prev_norm is not None and n + prev_hits[u] >= 2 * need and prev_hits[u] >= 2 and len(ws) + prev_len >= MIN_TOKENS \
+            elif prev_norm is not None and n + prev_hits[u] >= 2 * need and prev_hits[u] >= 2 \
+                 and len(ws) + prev_len >= MIN_TOKENS \
                  and (sc := fuzz.QRatio(unit.norm, f'{prev_norm} {s_norm}')) >= min_score:
                 out.append((u, novel, j - 1, j, round(sc, 2), 'pair'))
             elif len(ws) >= MIN_TOKENS and unit.n_words >= max(MIN_TOKENS,
@@ -167,7 +168,8 @@ def find_blocks(critic_sents:list[str], labels:list, novels:dict[str, list[str]]
             if l >= 0 and l not in taken and b['j0'] > 0 and lcs_chars(critic_sents[l], sents[b['j0'] - 1]) >= lcs_min \
                and covered(critic_sents[l], sents[b['j0'] - 1]) >= PIECE_SHARE:
                 b['i0'], b['j0'], b['lcs'] = l, b['j0'] - 1, b['lcs'] + 1; taken.add(l)
-            elif r < len(critic_sents) and r not in taken and b['j1'] + 1 < len(sents) and lcs_chars(critic_sents[r], sents[b['j1'] + 1]) >= lcs_min \
+            elif r < len(critic_sents) and r not in taken and b['j1'] + 1 < len(sents) \
+                 and lcs_chars(critic_sents[r], sents[b['j1'] + 1]) >= lcs_min \
                  and covered(critic_sents[r], sents[b['j1'] + 1]) >= PIECE_SHARE:
                 b['i1'], b['j1'], b['lcs'] = r, b['j1'] + 1, b['lcs'] + 1; taken.add(r)
             else: break
@@ -200,8 +202,8 @@ def merge_pieces(blocks:list[dict], critic_sents:list[str], gap_novel:int=MERGE_
         k = next((k for k in range(len(out) - 1, -1, -1) if out[k]['novel'] == b['novel']), None)
         # (a stray match to another book in between, e.g. a short line, is absorbed)
         m = out[k] if k is not None else None
-        if m and m['j1'] <= b['j0'] <= m['j1'] + 1 + gap_novel and b['j1'] >= m['j1'] and b['i0'] - m['i1'] <= 1 + gap_novel \
-           and all(joins(i, m, b) for i in range(m['i1'] + 1, b['i0'])):
+        if m and m['j1'] <= b['j0'] <= m['j1'] + 1 + gap_novel and b['j1'] >= m['j1'] \
+           and b['i0'] - m['i1'] <= 1 + gap_novel and all(joins(i, m, b) for i in range(m['i1'] + 1, b['i0'])):
             m.update(i1=b['i1'], j1=b['j1'], lcs=m['lcs'] + b['lcs'], pieces=m['pieces'] + b['pieces']); del out[k + 1:]
         else: out.append(b)
     return out

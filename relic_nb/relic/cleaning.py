@@ -28,13 +28,15 @@ _BIGNUMBER = r'(?:\d{1,4}|[ivxlcdm]{1,7}|[IVXLCDM]{1,7})(?![\w])\.?'            
 def _range(n): return rf'{n}(?:\s*(?:-{{1,2}}|–|—|to\b)\s*{n})?(?:\s*ff?\.)?'        # 12-14, 421--426, 55 ff.
 _VOLPAGE = r'[ivx]{1,5}\.\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?(?!\w)'                       # ii. 349
 _ABBR = r'(?!A\.\s?D\.|B\.\s?C\.)(?:[A-Z]\.\s?(?:&\s?)?){1,4}'                      # P.P., O.C.S., D. & S. (not A.D.)
-_LOC = (rf'(?:\b{_PAGE_KEY}(?:\.\s*|\s+){_range(_NUMBER)}|\b{_PART_KEY}(?:\.\s*|\s+){_range(_BIGNUMBER)}|§+\s*\d{{1,4}}|{_ABBR}\s*(?:\d{{1,3}}(?!\w)|{_VOLPAGE})|\b{_VOLPAGE})'
+_LOC = (rf'(?:\b{_PAGE_KEY}(?:\.\s*|\s+){_range(_NUMBER)}|\b{_PART_KEY}(?:\.\s*|\s+){_range(_BIGNUMBER)}'
+        rf'|§+\s*\d{{1,4}}|{_ABBR}\s*(?:\d{{1,3}}(?!\w)|{_VOLPAGE})|\b{_VOLPAGE})'
         r'(?:\s*(?i:note|n\.))?')
 # vol. ii. p. 23; ii. 349, 350
 _LOCS = rf'{_LOC}(?:\s*(?:,|;|&|\band\b)?\s*(?:{_LOC}|\d{{1,4}}(?:\s*[-–]\s*\d{{1,4}})?(?!\w)))*'
 _SEE = r'(?i:(?:and\s+)?(?:see|cf\.|vide|compare|ante|post|supra|infra)\b,?\s*)'
 _IBID = r'(?i:ibid|ib|id|op\.\s*cit|loc\.\s*cit)\.?'
-_TITLE = (r'(?:_[^_\n]{1,60}_|[“"][^”"\n]{1,60}[”"]|[A-Z][\w’\'.-]*(?:\s+(?:of|the|and|in|on|a|an|to|at|&|[A-Z][\w’\'.-]*)){0,6})')
+_TITLE = (r'(?:_[^_\n]{1,60}_|[“"][^”"\n]{1,60}[”"]'
+          r'|[A-Z][\w’\'.-]*(?:\s+(?:of|the|and|in|on|a|an|to|at|&|[A-Z][\w’\'.-]*)){0,6})')
 _END = r'(?=\s*$|\s+[A-Z“"‘(\[])'                                                     # the citation ends a sentence
 
 # what a citation ends with
@@ -44,10 +46,11 @@ CITATION = re.compile('|'.join([
     rf'\s*\((?:[^()\n]{{0,80}}?(?:,\s*|\s+))?{_INSIDE}\)\.?',                         # (Persuasion, ch. iii.)
     rf'\s*\[(?:[^\[\]\n]{{0,80}}?(?:,\s*|\s+))?{_INSIDE}\]\.?',                      # [see p. 62]
     rf'(?<=[”"’\'])\s*\(\d{{1,3}}(?:\s*[-–]\s*\d{{1,3}})?\)\.?',                      # "..." (7)
-    rf'(?<=[”"’\'])(?:\s+|\s*(?:--|—|–)\s*)(?:{_TITLE},?\s+)?{_LOCS}\.?{_END}',                 # "..." Pickwick, ch. 4.
+    rf'(?<=[”"’\'])(?:\s+|\s*(?:--|—|–)\s*)(?:{_TITLE},?\s+)?{_LOCS}\.?{_END}',      # "..." Pickwick, ch. 4.
     # "..."--Reprinted Pieces, 287.
-    rf'(?<=[”"’\'.!?])\s*(?:--|—|–)\s*{_TITLE},\s*(?:{_LOCS}\.?|\d{{1,4}}(?:,\s*\d{{1,4}})*(?:\.(?=\s)|$)){_END}',
-    rf'\s*(?:--|—)\s*{_SEE}?(?:{_TITLE},?\s+)?{_LOCS}\s*(?:--|—)',                    # —see "Pickwick," chapter 21—
+    rf'(?<=[”"’\'.!?])\s*(?:--|—|–)\s*{_TITLE},\s*'
+    rf'(?:{_LOCS}\.?|\d{{1,4}}(?:,\s*\d{{1,4}})*(?:\.(?=\s)|$)){_END}',
+    rf'\s*(?:--|—)\s*{_SEE}?(?:{_TITLE},?\s+)?{_LOCS}\s*(?:--|—)',      # —see "Pickwick," chapter 21—
     rf'\s*_[^_\n]{{1,60}}_,?\s+{_LOCS}\.?{_END}',                                        # _Pickwick_, ch. 4.
 ]))
 # a paragraph that is only a reference
@@ -67,15 +70,19 @@ def remove_citations(text:str)->tuple[str, int]:
 
 # %% ../../nbs/02_cleaning.ipynb #141cb752
 _FOOTNOTE_BLOCK = r'\[(?:Footnote|FOOTNOTE|Note|NOTE)s?\s*[\w*]{0,4}\s*:[^\]]*\]'
-_FOOTNOTE_MARK = (r'\[(?:Footnote|FOOTNOTE|Fn|Note|NOTE)\.?\s*[\w*]{1,4}\]|\[\d{1,3}\]|\[[A-Z]\]|\[[*†‡§]+\]|\{\d{1,3}\}'
+_FOOTNOTE_MARK = (r'\[(?:Footnote|FOOTNOTE|Fn|Note|NOTE)\.?\s*[\w*]{1,4}\]|\[\d{1,3}\]|\[[A-Z]\]|\[[*†‡§]+\]'
+                  r'|\{\d{1,3}\}'
                   r'|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|(?<=[a-z.,;:!?”"’)])[*†‡]+(?=[\s.,;:)]|$)')
 _PAGE_MARK = r'\[(?:Pg|pg|PG|Page|PAGE|page|p\.|P\.)\s*[\dIVXLCivxlc]+\]'
 FOOTNOTE_MARK = re.compile(rf'\s*(?:{_FOOTNOTE_BLOCK}|{_FOOTNOTE_MARK})')
 PAGE_MARK = re.compile(rf'\s*{_PAGE_MARK}')
-FOOTNOTE_PAR = re.compile(r'^(?:\[?(?:Footnote|FOOTNOTE|Fn\.)\s*[\w*]{0,4}\s*[:.\]]|\[?(?:Note|NOTE)\s*(?:[\w*]{1,4}\s*)?[:\]]'
-                          r"|\[\d{1,3}\]|\[[A-Z]\]\s|\[[*†‡]|\{\d{1,3}\}|[*†‡]\s+[A-Z]|\[?Transcriber[’']?s?[’']? "
+FOOTNOTE_PAR = re.compile(r'^(?:\[?(?:Footnote|FOOTNOTE|Fn\.)\s*[\w*]{0,4}\s*[:.\]]'
+                          r'|\[?(?:Note|NOTE)\s*(?:[\w*]{1,4}\s*)?[:\]]'
+                          r"|\[\d{1,3}\]|\[[A-Z]\]\s|\[[*†‡]|\{\d{1,3}\}|[*†‡]\s+[A-Z]"
+                          r"|\[?Transcriber[’']?s?[’']? "
                           r"[Nn]ote)")
-FOOTNOTE_LABEL = re.compile(r'^\[?(?:Footnote|FOOTNOTE|Note|NOTE)\s*(?:\d{1,3}|[*†‡]{1,3}|(?<=\s)[A-Z])\s*[:.]?\]?$')
+FOOTNOTE_LABEL = re.compile(r'^\[?(?:Footnote|FOOTNOTE|Note|NOTE)\s*'
+                            r'(?:\d{1,3}|[*†‡]{1,3}|(?<=\s)[A-Z])\s*[:.]?\]?$')
 FOOTNOTES_HEADING = re.compile(r'^(?i:foot-?notes?|notes)\s*[:.]?$')
 _NOTE_START = re.compile(r'^\s*(?:\[\d{1,3}\]|\{\d{1,3}\}|\[[A-Z]\])\s*\S')
 

@@ -194,7 +194,8 @@ def window_markdown(k:int, w:dict)->str:
              else 'not found')
     head = (f"## {k}. `{w['id']}`\n\n*{w['title']}* ({w['split']}) · gold: novel sentences "
             f"{w['start']}-{w['start'] + w['n'] - 1} "
-            f"({w['n']}) · critic sentences {w['i0']}-{w['i1']} · quotation in `{w['critic_file']}` {where} · window "
+            f"({w['n']}) · critic sentences {w['i0']}-{w['i1']} · quotation in `{w['critic_file']}` {where} "
+            f"· window "
             f"`{w['key']}`\n\n"
             "label: \n\nnote: \n")
     para = lambda xs: ' '.join(xs) if xs else '*(empty)*'
@@ -248,15 +249,16 @@ def read_strict_labels(sample:list[dict], windows:dict[str, str], # every curren
     fresh, stale = current_labels(labels_f, windows)
     ids = [d['id'] for d in sample]
     todo = [i for i in ids if i not in fresh.index]
-    msg = (f'{len(stale)} stale label(s) in {labels_f} (' + ', '.join(f'{w}: {n}'
-                                                                      for w, n in stale.why.value_counts().items()) + ')' if len(stale) else '')
+    whys = ', '.join(f'{w}: {n}' for w, n in stale.why.value_counts().items())
+    msg = f'{len(stale)} stale label(s) in {labels_f} ({whys})' if len(stale) else ''
     if todo:
-        return None, stale, '; '.join(x
-                                      for x in [f'{len(ids) - len(todo)} of {len(ids)} sampled windows have a current label in {labels_f}', msg] if x)
+        have = f'{len(ids) - len(todo)} of {len(ids)} sampled windows have a current label in {labels_f}'
+        return None, stale, '; '.join(x for x in [have, msg] if x)
     got = fresh.loc[ids].reset_index()[cols]
     ok, okp = (got.label == 'ok').sum(), got.label.isin(['ok', 'partial']).sum()
-    return got, stale, '; '.join(x
-                                 for x in [f'strict precision {ok}/{len(got)} ({ok / len(got):.0%}); ok+partial {okp}/{len(got)} ({okp / len(got):.0%})', msg] if x)
+    n = len(got)
+    share = f'strict precision {ok}/{n} ({ok / n:.0%}); ok+partial {okp}/{n} ({okp / n:.0%})'
+    return got, stale, '; '.join(x for x in [share, msg] if x)
 
 def precision_table(labelled:dict[str, pd.DataFrame])->pd.DataFrame:
     "Per sample: windows per label and for ok+partial, with their share and its 95% Wilson interval."

@@ -226,7 +226,8 @@ class QuoteVectors:
     "Quote-side vectors: the frozen pretrained sentence encoder (disk-cached), or the model's quote encoder."
     def __init__(self, cfg:DenseConfig, cache:Path|None=None, device:str='cpu', batch_size:int=32):
         self.cfg, self.batch_size = cfg, batch_size
-        self.frozen = None if cfg.train_quote_encoder else DenseRetriever(cfg.model, cache=cache, device=device, batch_size=batch_size,
+        self.frozen = None if cfg.train_quote_encoder else DenseRetriever(cfg.model, cache=cache, device=device,
+                                                                          batch_size=batch_size,
                                                                              precision=cfg.frozen_precision,
                                                                              backend=cfg.frozen_backend,
                                                                              passages=cfg.frozen_passages)
@@ -312,7 +313,8 @@ def run_dir(profile:str|Profile, cfg:DenseConfig, share:float=1.0)->Path:
     hash>-<data hash>`."""
     subset = curve_subset(load_relic(profile, 'train'), share, cfg.seed) if share < 1 else None
     key = data_key([relic_file(profile, s) for s in ('train', 'val')], subset)
-    return paths(profile).processed/'dense_relic'/f"{cfg.L}-{cfg.R}-{share_label(share) + '-' if share < 1 else ''}{cfg.key()}-{key}"
+    part = share_label(share) + '-' if share < 1 else ''
+    return paths(profile).processed/'dense_relic'/f"{cfg.L}-{cfg.R}-{part}{cfg.key()}-{key}"
 
 def save_model(model:DualEncoder, tokenizer, dest:Path):
     """Save the trained encoder(s), tokenizer and config to the folder `dest` (atomically: a whole new folder
@@ -509,7 +511,8 @@ class DenseRelicRetriever:
         quote = AutoModel.from_pretrained(folder/'quote') if (folder/'quote').exists() else None
         self.model = DualEncoder(self.cfg, AutoModel.from_pretrained(folder/'context'), quote).to(device).eval()
         self.quotes = QuoteVectors(self.cfg, cache, device, batch_size)
-        self.folder, self.cache, self.batch_size, self.name, self.fp = folder, cache, batch_size, name, _fingerprint(folder)
+        self.folder, self.cache, self.batch_size = folder, cache, batch_size
+        self.name, self.fp = name, _fingerprint(folder)
 
     def contexts(self, texts:list[str])->np.ndarray:
         "Context vectors; `<mask>` in a text becomes the tokenizer's mask token."
@@ -578,7 +581,8 @@ def disagreements(a:pd.DataFrame, b:pd.DataFrame, data:dict, names=('dense-RELiC
     q = quotes_table(data, L, R).set_index('id')
     rows = []
     for win, lose, wa, la in ((names[0], names[1], 'a', 'b'), (names[1], names[0], 'b', 'a')):
-        sel = m[(m[f'rank_{wa}'] == 1) & (m[f'rank_{la}'] > k_bad) & (m.n <= n_max)].sort_values([f'rank_{la}', 'id'], ascending=[False, True])
+        sel = m[(m[f'rank_{wa}'] == 1) & (m[f'rank_{la}'] > k_bad) & (m.n <= n_max)]
+        sel = sel.sort_values([f'rank_{la}', 'id'], ascending=[False, True])
         for r in sel.head(per_side).itertuples():
             sents = data[r.book]['sentences']; top = getattr(r, f'top_{la}')[0]
             rows.append({'right': win, 'wrong': lose, 'id': r.id, 'book': r.book,

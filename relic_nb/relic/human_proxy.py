@@ -376,7 +376,8 @@ def run_proxy(profile:str|Profile)->dict:
     else:
         en = error_negatives(err['retriever'], test, all_single, hp.error_rank_share, hp.n_error, prof.seed)
         print(f'Error set: {len(en)} of {len(all_single)} single-sentence test quotes have their gold ranked beyond '
-              f'{hp.error_rank_share:.1%} of the candidates by dense-RELiC 4/4' + (f' (at most {hp.n_error} kept)' if len(en) > hp.n_error else ''))
+              f'{hp.error_rank_share:.1%} of the candidates by dense-RELiC 4/4'
+              + (f' (at most {hp.n_error} kept)' if len(en) > hp.n_error else ''))
         if len(en):
             ei, ek = make_items(test, en, 'dense-RELiC', 'E', L, R, prof.seed)
             status['errors'] = _write_set(folder, 'errors', ei, ek, annotators)

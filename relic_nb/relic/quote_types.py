@@ -173,7 +173,8 @@ worth saying. Do not edit `items.csv`, the item ids, or other people's sheets.
 """ + '\n'.join(f'- `{k}`: **{name}**. {d}' for k, (name, d) in QUOTE_TYPES.items()) + """
 
 Labels may be written as the key (`claim`), the name, or the first letter (`c`, `p`, `m`).
-In JupyterLab, `from relic_nb.relic.quote_types import QuoteTypeAnnotator; QuoteTypeAnnotator('<this folder>', '<your name>')`
+In JupyterLab:
+`from relic_nb.relic.quote_types import QuoteTypeAnnotator; QuoteTypeAnnotator('<this folder>', '<your name>')`
 shows one item at a time and saves each choice to your sheet.
 """
 

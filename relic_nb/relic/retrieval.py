@@ -257,7 +257,8 @@ class DenseRetriever:
                  passages:str='whole'):
         self.spec = retriever_spec(model)
         self.name = name or (model if isinstance(model, str) else Path(self.spec['candidates']).name)
-        self.cache, self.device, self.batch_size, self.n_threads, self.search = cache, device, batch_size, n_threads, search
+        self.cache, self.device, self.batch_size = cache, device, batch_size
+        self.n_threads, self.search = n_threads, search
         self.precision = inference_precision(precision)
         if backend not in BACKENDS: raise ValueError(f'backend is one of {BACKENDS}, not {backend!r}')
         if backend != 'torch' and device != 'cpu':
@@ -437,7 +438,8 @@ PAPER_TABLE3 = pd.DataFrame([   # the paper's Table 3 (RELiC test set; recall in
     ('dense-RELiC', 1, 1, 7.8, 15.1, 19.3, 25.7, 43.3, 52.0, 558.0, 67.0),
     ('dense-RELiC', 4, 4, 9.4, 18.3, 24.0, 32.4, 51.3, 60.8, 377.3, 65.0),
     ('human domain experts', 4, 4, None, None, None, None, None, None, None, 93.5),
-], columns=['model', 'L', 'R', *[f'recall@{k}' for k in KS], 'mean_rank', 'proxy_acc']).astype({'L': 'Int64', 'R': 'Int64'})
+], columns=['model', 'L', 'R', *[f'recall@{k}' for k in KS], 'mean_rank', 'proxy_acc']
+).astype({'L': 'Int64', 'R': 'Int64'})
 PAPER_AVG_CANDIDATES = 4888   # average candidates per test quote in the paper
 
 PAPER_TABLE_A9 = pd.DataFrame([   # the paper's Table A9: dense-RELiC 4/4 on the test set, by quote length

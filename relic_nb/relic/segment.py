@@ -134,7 +134,8 @@ _AUTHOR = re.compile(r"(?i)^\W*(?:the |author[’']?s |original "
                      r"advertisement by the author|introductory\b)")
 _JUNK = re.compile(r"(?i)edition|published|publisher|copyright|printed|printers?\b|reprinted|rights reserved|facsimile|"
                    r"gutenberg|e-?text|transcrib|illustrat|author of\b|the text is|this text")
-_LIST = re.compile(r"\b(?:II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|XX)\b\.?|\b\d{1,3}\.\s|\b(?:CHAPTER|Chapter)\b")
+_LIST = re.compile(r"\b(?:II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|XX)\b\.?"
+                   r"|\b\d{1,3}\.\s|\b(?:CHAPTER|Chapter)\b")
 _MORE_WORKS = re.compile(r"(?i)\band (?:selected |other )?(?:short )?(?:stories|tales|sketches|poems)\b")
 
 def _short(p): return len(p) <= 90

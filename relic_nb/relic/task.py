@@ -238,7 +238,8 @@ def score_submission(submission_path:Path, key_path:Path, ks=KS, verbose:bool=Tr
     pos = np.array([sub[q].index(g) + 1 if g in sub[q] else max(ks) + 1 for q, g in sorted(key.items())])
     res = dict(queries=len(pos), **{f'recall@{k}': round(100 * float((pos <= k).mean()), 2) for k in ks})
     if verbose:
-        print(f'{Path(submission_path).name}: {len(pos)} quotes; ' + ', '.join(f'R@{k} {res[f"recall@{k}"]:.1f}' for k in ks))
+        figures = ', '.join(f'R@{k} {res[f"recall@{k}"]:.1f}' for k in ks)
+        print(f'{Path(submission_path).name}: {len(pos)} quotes; {figures}')
     return res
 
 # %% ../../nbs/00e_relic_task.ipynb #af9d2759

@@ -79,7 +79,8 @@ class BookText:
     def has_run(self, s:str)->bool: return f' {norm(s)} ' in self.text
 
 # %% ../../nbs/05_windows.ipynb #88a83862
-_SPAN = re.compile(r'“([^”]{2,300})”|"([^"]{2,300})"|(?:^|(?<=[\s(\[—-]))[‘\']([^’\']{2,300})[’\'](?=[\s.,;:!?)\]—-]|$)')
+_SPAN = re.compile(r'“([^”]{2,300})”|"([^"]{2,300})"'
+                   r'|(?:^|(?<=[\s(\[—-]))[‘\']([^’\']{2,300})[’\'](?=[\s.,;:!?)\]—-]|$)')
 _OPENS = re.compile(r'(?:^|(?<=[\s(\[—-]))[“"‘\'](?=\w)')
 _CLOSES = re.compile(r'(?<=[\w.,;:!?—-])[”"’\'](?=\s|$)')
 _MARK = re.compile(r"[\"“”«»]|(?:^|[\s(\[—-])[‘']\w|[.,!?;:—-][’'](?:\s|$)|\w[’'][.,;:!?]")
@@ -166,7 +167,8 @@ def is_marked(i0:int, i1:int, critic_sents:list[str], para:list[int]|None=None, 
     return inside_quotes(i0, critic_sents, para) or set_off(i0, i1, critic_sents, para)
 
 # %% ../../nbs/05_windows.ipynb #727c1ea4
-_HEADING_LED = re.compile(r"^\W*(?:(?:[A-Z][A-Z'’.-]+\W+){3,}|(?:[A-Z][A-Z'’-]+\W+){1,}[A-Z][A-Z'’-]+[.:]\s+[A-Z][a-z])")
+_HEADING_LED = re.compile(r"^\W*(?:(?:[A-Z][A-Z'’.-]+\W+){3,}"
+                          r"|(?:[A-Z][A-Z'’-]+\W+){1,}[A-Z][A-Z'’-]+[.:]\s+[A-Z][a-z])")
 _BRACKETED = re.compile(r'\s*\[[^\]]{0,40}\]')
 
 def heading_led(s:str)->bool:
@@ -504,7 +506,7 @@ def quotes_another_text(c:Candidate)->bool:
 LEAD_WORDS = 10       # a LEFT that is one fragment of at most this many words is no context ...
 # ... unless it ends a sentence, or frames the quotation with a colon ('Pip said:')
 _FRAMED = re.compile(r'[.!?:][\W_]*$')
-ATTRIBUTION = re.compile(r"^\W{0,3}(?:--|—)\s*(?:[A-Z][\w'’.&]*[\s,:;.]*){1,4}\W*$")   # a line that only names a source
+ATTRIBUTION = re.compile(r"^\W{0,3}(?:--|—)\s*(?:[A-Z][\w'’.&]*[\s,:;.]*){1,4}\W*$")   # a line naming a source
 
 def lead_only(left:list[str], max_words:int=LEAD_WORDS)->bool:
     "Whether LEFT is only a short fragment running into the quotation ('For some time he wondered')."
@@ -780,7 +782,8 @@ def run_windows(profile:str|Profile)->dict:
     win, blocks = build_windows(prof, novels)             # every novel with a window is read there once
     works = Corpus.for_profile(prof).works.set_index('slug')
     if s.split == 'power':
-        counts = win.groupby('novel').size().rename('windows').reset_index().assign(sentences=lambda d: d.novel.map(lambda n: len(novels[n])))
+        counts = win.groupby('novel').size().rename('windows').reset_index()
+        counts['sentences'] = counts.novel.map(lambda n: len(novels[n]))
         win['split'] = win.novel.map(power_split(counts, s.min_test_quotes, s.min_test_novels, s.min_val_quotes,
                                                  s.min_val_novels, s.max_novel_share))
     elif s.split != 'relic': raise ValueError(f"windows.split must be 'relic' or 'power', not {s.split!r}")
