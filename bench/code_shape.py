@@ -95,8 +95,9 @@ def imports(mods:dict[str, str])->tuple[dict[str, set], list[tuple[str, int, str
                 t = t if t in mods else t.rsplit('.', 1)[0]      # `from pkg import module` or `from module import name`
                 if t in mods and t != m: graph[m].add(t)
             if id(n) in in_func and _target(m, n, False):
-                line = lines[n.lineno - 1]
-                inner.append((m, n.lineno, line.split('#', 1)[1].strip() if '#' in line else ''))
+                line, above = lines[n.lineno - 1], lines[n.lineno - 2].strip() if n.lineno > 1 else ''
+                why = line.split('#', 1)[1].strip() if '#' in line else above[1:].strip() if above.startswith('#') else ''
+                inner.append((m, n.lineno, why))
     return graph, inner
 
 

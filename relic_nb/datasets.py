@@ -9,6 +9,9 @@ from pathlib import Path
 from typing import NamedTuple
 import pandas as pd
 from .config import Profile, get_profile, paths, atomic_path, write_csv
+from .corpus import text_cache, Corpus, has_role, read_text, PARSE_VERSION, Gutenberg
+from .relic.task import read_relic, relic_key, score_submission
+from .gandalf.data import fold, load_gandalf, gandalf_corpus, book_paragraphs
 
 # %% auto #0
 __all__ = ['FORMAT', 'DATASETS', 'MANIFEST', 'VERSION_MARK', 'RELIC_SPLITS', 'VARIANTS', 'READER', 'KINDS', 'DatasetError',
@@ -164,7 +167,6 @@ def _files_under(folder:Path, prefix:str)->dict[str, Path]:
 def work_provenance(corpus, profile:str|Profile, slugs)->pd.DataFrame:
     """Title, author, Gutenberg id and the sha256 of the text file the pipeline read (its parse cache's, else the
     file's), per work."""
-    from relic_nb.corpus import text_cache
     w, rows = corpus.works.set_index('slug'), []
     for s in sorted(set(slugs)):
         f = text_cache(profile)/f'{s}.json'
@@ -201,8 +203,6 @@ def relic_quotes(data:dict[str, dict], # split name -> its RELiC-format dict
 
 def relic_files(profile:str|Profile)->tuple[dict[str, bytes|Path], pd.DataFrame]:
     "The data files of RELiC-PD (path in the release -> bytes or file) and its examples table."
-    from relic_nb.corpus import Corpus, has_role
-    from relic_nb.relic.task import read_relic
     prof, P = get_profile(profile), paths(profile)
     corpus = Corpus.for_profile(prof); w = corpus.works[has_role(corpus.works, 'relic_primary')]
     files = {f'relic/{s}.json': P.processed/'relic'/f'{s}.json' for s in RELIC_SPLITS}
@@ -233,8 +233,6 @@ READER = 'relic_nb.datasets.read_book'
 def read_book(data:bytes|str|Path, name:str='book')->list[str]:
     """A GANDALF book's paragraphs exactly as the question builder reads them: `corpus.read_text`, then
     `gandalf.data.fold`."""
-    from relic_nb.corpus import read_text
-    from relic_nb.gandalf.data import fold
     data = data if isinstance(data, (bytes, bytearray)) else Path(data).read_bytes()
     return [fold(p) for c in read_text(data, name) for p in c.paragraphs]
 
@@ -246,8 +244,6 @@ def variant_of(q:dict)->str: return q['task'] + ('-Rep' if q['rep'] else '')
 
 def gandalf_files(profile:str|Profile)->tuple[dict[str, bytes|Path], dict]:
     "The files of GANDALF-PD (path in the release -> bytes) and the tables they hold."
-    from relic_nb.corpus import PARSE_VERSION
-    from relic_nb.gandalf.data import load_gandalf, gandalf_corpus, book_paragraphs
     prof = get_profile(profile)
     g = load_gandalf(prof); corpus, _ = gandalf_corpus(prof)
     files = {f'questions/{v}.jsonl': jsonl_bytes([q for q in g.questions if variant_of(q) == v]) for v in VARIANTS}
@@ -687,7 +683,6 @@ class RelicPD(Release):
     "RELiC-PD: the official-format splits, examples, provenance, answer keys and BEIR folders."
     def split(self, split:str)->dict:
         "The official-format dict of `split` (book title -> sentences, candidates, quotes)."
-        from relic_nb.relic.task import read_relic
         if split not in RELIC_SPLITS:
             raise ValueError(f"RELiC-PD's splits are {', '.join(RELIC_SPLITS)}, not {split!r}.")
         return read_relic(self.root/'relic'/f'{split}.json')
@@ -697,12 +692,10 @@ class RelicPD(Release):
                            dtype={'novel_gutenberg_id': 'Int64', 'critic_gutenberg_id': 'Int64'})
     def key(self, split:str='test')->dict[str, int]:
         "The answer key of `split`: example id -> gold start index (what `relic.task.score_submission` reads)."
-        from relic_nb.relic.task import relic_key
         return relic_key(self.split(split))
     def score(self, submission:Path, split:str='test', verbose:bool=False)->dict:
         "Recall@k of a submission file against this release's key, by the retrieval stage's scorer."
         import tempfile
-        from relic_nb.relic.task import score_submission
         with tempfile.TemporaryDirectory() as d:
             k = Path(d)/f'{split}.key.json'; k.write_text(json.dumps(self.key(split)))
             return score_submission(submission, k, verbose=verbose)
@@ -723,7 +716,6 @@ class GandalfPD(Release):
              cache:Path|None=None)->list[str]:
         "A novel's paragraphs as the questions were built from them, checked against `text_sha256`."
         import warnings
-        from relic_nb.corpus import Gutenberg
         b = self.books().set_index('book').loc[slug]
         if file is None: file = Gutenberg(Path(cache or paths('pd').downloads)).fetch(int(b.gutenberg_id))
         if sha256_of(file) != b.sha256:
@@ -793,7 +785,6 @@ def _info(name:str, version:str, profile:str, counts:dict, hf:dict, **extra)->st
 def run_datasets(profile:str|Profile)->dict:
     """Build the RELiC-PD and GANDALF-PD archives and their datasheets; check the datasheets' figures against the
     result tables."""
-    from relic_nb.corpus import PARSE_VERSION
     prof, P = get_profile(profile), paths(profile).ensure()
     out_dir, sheets = P.processed/'releases', P.results/'datasheets'
     built, checks = {}, []

@@ -12,7 +12,11 @@ import pandas as pd
 from .fixtures import tiny_bert
 from .config import SEED, Profile, get_profile, paths, write_csv, write_json
 from .relic.windows import PAPER_A9, PAPER_TABLE1
-from .relic.task import read_relic, write_relic
+from .relic.task import (CandidateSet, evaluate_retriever, load_relic, quotes_table, read_relic, relic_key,
+                                 to_submission, validate_submission, write_relic)
+from .relic.retrieval import _slug, DenseRetriever, RandomRetriever, run_retrieval
+from .relic.human_proxy import run_proxy
+from .report import run_report
 
 # %% auto #0
 __all__ = ['PAPER_SHAPE', 'ROBERTA_BASE', 'quote_length_shares', 'release_plan', 'sentence_pools', 'book_text', 'make_release',
@@ -217,8 +221,8 @@ def tiny_encoder(folder:Path, seed:int=SEED)->str:
 def forget_runs(profile:str|Profile, models=())->None:
     """Remove the dense-RELiC runs of a profile, their cached passage vectors and those of `models`: a rehearsal then
     measures every step instead of reading it back."""
+    # dense_relic imports torch: loaded only when a trained model is used
     from relic_nb.relic.dense_relic import _fingerprint
-    from relic_nb.relic.retrieval import _slug
     P = paths(profile); emb, runs = P.cache/'embeddings', P.processed/'dense_relic'
     if runs.exists():
         for best in runs.glob('*/best'): shutil.rmtree(emb/f'dense-relic-{_fingerprint(best)}', ignore_errors=True)
@@ -243,13 +247,7 @@ def rehearse(profile:str|Profile='rehearse', scale:float|None=None,
     """Write a synthetic release of the paper's shape and run the paper's RELiC stages on it in this process, timing
     every step (wall, CPU, peak memory); returns the table and keeps it in `results/<profile>/rehearsal_steps.csv`
     (one block of rows per scale)."""
-    from relic_nb.relic.task import load_relic
-    from relic_nb.relic.retrieval import DenseRetriever, RandomRetriever, run_retrieval
-    from relic_nb.relic.task import (CandidateSet, evaluate_retriever, quotes_table, relic_key, to_submission,
-                                     validate_submission)
-    from relic_nb.relic.dense_relic import run_dense
-    from relic_nb.relic.human_proxy import run_proxy
-    from relic_nb.report import run_report
+    from relic_nb.relic.dense_relic import run_dense   # dense_relic imports torch: loaded only to train
     prof = get_profile(profile, **{'rehearsal.data_scale': scale}); P = paths(prof).ensure(); S = prof.rehearsal
     if not prof.relic_release or P.relic_release.resolve() == paths('paper').relic_release.resolve():
         raise ValueError(f'profile {prof.name!r} must read a release (relic_release) from its own folder, not '

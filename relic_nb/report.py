@@ -12,9 +12,11 @@ from .config import (PROFILES, REGISTRY, Profile, atomic_path, get_profile, owne
                              stages_for, write_csv)
 from .relic.retrieval import (PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, TABLE3_COLUMNS, beside_paper, table3_runs)
 from .relic.task import KS, by_length, read_ranks, recall_summary
-from .relic.human_proxy import proxy_folder, read_proxy_column
+from .relic.human_proxy import proxy_folder, read_proxy_column, PAPER_TABLE4
 from .relic.quote_types import PAPER_TYPE_COUNTS
 from .stats import DIGITS, compare_runs, group_intervals, ranks_intervals
+from .gandalf.baselines import COLUMNS, accuracy_table
+from .relic.dataset_checks import read_verdicts
 
 # %% auto #0
 __all__ = ['PAIRED_COLUMNS', 'CURVE_FILE', 'VERIFIED_FILES', 'CURVE_CONTEXTS', 'BY_LENGTH', 'INTERVAL_TABLES', 'parse_run',
@@ -121,7 +123,6 @@ def table3_paired(profile:str|Profile, runs:list, # (model, L, R, per-quote rank
 def gandalf_intervals(profile:str|Profile)->dict:
     """GANDALF Tables 3 and 4 with an interval per cell (long: model, model_id, group or level, metric, value, lo,
     hi, n), from 11's answers; {} before 11 has run."""
-    from relic_nb.gandalf.baselines import COLUMNS, accuracy_table
     prof = get_profile(profile); f = paths(prof).processed/'gandalf'/'baseline_answers.csv'
     if not f.exists(): return {}
     ans = pd.read_csv(f, dtype={'model_id': str, 'group': str}, keep_default_na=False)     # random's model_id is ''
@@ -151,7 +152,6 @@ CURVE_FILE = re.compile(r'(?P<slug>.+)-(?P<pct>\d+)pct_(?P<L>\d+)-(?P<R>\d+)\.cs
 def learning_curve(profile:str|Profile)->pd.DataFrame|None:
     """Recall@k (`figure_ks`) with intervals per share of training windows (percent) from the curve ranks files and
     the main run; None without curve files."""
-    from relic_nb.relic.task import read_ranks
     prof = get_profile(profile); P = paths(prof)
     files = sorted((P.results/'ranks'/'curve').glob('*pct_*.csv'))
     parts = [pd.read_csv(f, dtype={'L': 'Int64', 'R': 'Int64'}).assign(share=int(m['pct'])) for f in files
@@ -301,7 +301,6 @@ def verified_tables(profile:str|Profile, runs:list, # (model, L, R, per-quote ra
     """Table 3's intervals (recall and mean rank) and paired comparisons again, on the test quotes that a strict
     reading holds as `ok` (06's `strict_verdicts.csv`): do the windows that are not what they claim move its
     conclusions? (None, None) where no test quote is read so."""
-    from relic_nb.relic.dataset_checks import read_verdicts
     v = read_verdicts(profile); ok = set(v.id[v.label == 'ok']) if v is not None else set()
     if not runs or not ok & set(runs[0][3].id): return None, None
     sub = [(m, L, R, pq[pq.id.isin(ok)].reset_index(drop=True)) for m, L, R, pq in runs]
@@ -562,7 +561,6 @@ def relic_sections(rep:Report):
     rep.add('### Table 4: the proxy study')
     t4 = rep.table('table4_agreement.csv')
     if t4 is not None:
-        from relic_nb.relic.human_proxy import PAPER_TABLE4
         rep.add(md(t4), 'The paper:', md(PAPER_TABLE4))
     t5 = rep.table('table5_failures.csv')
     if t5 is not None: rep.add('### Table 5: failure cases in the proxy task', md(t5.head(6)))

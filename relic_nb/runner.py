@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, sys, time
 from pathlib import Path
 import pandas as pd
-from .config import STAGES, REGISTRY, get_profile, missing_outputs, paths, stage, stages_for
+from .config import STAGES, REGISTRY, get_profile, missing_outputs, paths, stage, stages_for, settings_table
 
 
 # %% auto #0
@@ -182,7 +182,6 @@ def main(argv:list[str]|None=None):
         prof = get_profile(a.profile, **overrides)
         if a.list: print(stage_table(prof).to_string(index=False)); return 0
         if a.settings:
-            from relic_nb.config import settings_table
             print(settings_table(prof).to_string(index=False)); return 0
         t = run_stages(prof.name, a.start, a.only, overrides=overrides)
     except (StageFailed, ValueError, TypeError) as e: print(f'\n{e}', file=sys.stderr); return 1

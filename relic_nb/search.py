@@ -170,7 +170,7 @@ class DenseRelicEncoder:
     """A trained dense-RELiC model (folder) through `dense_relic.DenseRelicRetriever`: context vectors for claims,
     quote-side vectors for passages."""
     def __init__(self, folder:Path, cache:Path|None=None, device:str='cpu', batch_size:int=32):
-        from relic_nb.relic.dense_relic import DenseRelicRetriever
+        from relic_nb.relic.dense_relic import DenseRelicRetriever   # dense_relic imports torch: loaded only here
         self.retriever = DenseRelicRetriever(Path(folder), cache=cache, device=device, batch_size=batch_size)
         self.name, self.normalize = 'dense-RELiC', bool(self.retriever.cfg.normalize)
         self.key = f'dense-relic-{self.retriever.fp}'
@@ -183,6 +183,7 @@ class DenseRelicEncoder:
 def trained_model(profile:str|Profile, context:str='4/4')->Path|None:
     "The profile's trained dense-RELiC checkpoint for `context`, or None when `08_dense_relic` has not trained one."
     try:
+        # dense_relic imports torch: loaded only when a trained model is used
         from relic_nb.relic.dense_relic import latest_model
         return latest_model(profile, context)
     except (FileNotFoundError, ImportError): return None

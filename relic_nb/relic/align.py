@@ -13,6 +13,7 @@ import pandas as pd
 from rapidfuzz import fuzz
 from ..config import Profile, get_profile, paths, parallel_map, atomic_path, write_csv, write_json, words
 from ..corpus import Corpus
+from .segment import segmentation_table, load_sentences
 
 # %% auto #0
 __all__ = ['QRATIO_MIN', 'MIN_TOKENS', 'LCS_MIN', 'SHINGLE', 'MAX_POSTING', 'PARTIAL_MIN', 'PARTIAL_COVER', 'PIECE_SHARE',
@@ -268,7 +269,6 @@ def kept_pairs(profile:str|Profile)->set[tuple[str, str]]:
 def run_alignment(profile:str|Profile)->dict:
     """Align the profile's segmented critics and novels; writes the alignments, the kept pairs and the source report;
     returns them."""
-    from relic_nb.relic.segment import segmentation_table, load_sentences
     prof, t0 = get_profile(profile), time.time()
     s = prof.align
     seg = segmentation_table(prof)

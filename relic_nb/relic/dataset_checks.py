@@ -12,7 +12,10 @@ import numpy as np
 import pandas as pd
 from ..config import (SEED, DatasetChecksSettings, Profile, get_profile, paths, parallel_map, atomic_path,
                              write_csv, words)
-from .align import MIN_TOKENS
+from .align import MIN_TOKENS, align_path
+from .task import read_relic
+from ..corpus import Corpus, decode_text
+from .segment import load_sentences, segmentation_table, criticism_paragraphs
 
 # %% auto #0
 __all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'shared_runs', 'sentence_of_word', 'account_for_runs',
@@ -81,7 +84,6 @@ def window_key(left:list[str], quote:list[str], right:list[str])->str:
 def all_windows(relic_dir:Path)->list[dict]:
     """Every window of the RELiC files (all splits), with its novel, critic and critic sentence from its id
     `<novel>.<critic>.<i0>`."""
-    from relic_nb.relic.task import read_relic
     items = []
     for split in ('train', 'val', 'test'):
         for title, b in read_relic(Path(relic_dir)/f'{split}.json').items():
@@ -320,9 +322,6 @@ def with_sources(profile:str|Profile, sample:list[dict], chars:int=400, # raw ch
                  novels:dict|None=None)->list[dict]:
     """The sampled windows with the critic's raw text around the quotation (`excerpt`, `critic_file`, `i1`) and the
     novel around the gold (`neighbours`)."""
-    from relic_nb.corpus import Corpus, decode_text
-    from relic_nb.relic.align import align_path
-    from relic_nb.relic.segment import load_sentences
     corpus, critics, novels, out = Corpus.for_profile(profile), {}, {} if novels is None else novels, []
     for w in sample:
         c = w['critic']
@@ -407,7 +406,6 @@ def read_verdicts(profile:str|Profile)->pd.DataFrame|None:
 def run_checks(profile:str|Profile)->dict:
     """The recall scan and the strict precision samples (and their precision, where current labels cover them);
     writes their tables."""
-    from relic_nb.relic.segment import load_sentences, segmentation_table, criticism_paragraphs
     prof, P = get_profile(profile), paths(profile)
     s = prof.dataset_checks
     seg = segmentation_table(prof)

@@ -16,6 +16,9 @@ from .retrieval import (RRF_K, BM25Retriever, DenseRetriever, HybridRetriever, M
                                       best_bm25, hybrid_name, model_path, run_summary, unit)
 from .task import (CandidateSet, evaluate_retriever, load_relic, parse_context, quotes_table, read_ranks,
                                  recall_summary, relic_file, run_slug, save_run, write_ranks)
+from ..corpus import Corpus
+from .segment import load_sentences
+from ..runner import parse_overrides
 
 # %% auto #0
 __all__ = ['EVIDENCE_PROMPTS', 'DenseConfig', 'dense_config', 'pool', 'overlap_mask', 'contrastive_loss', 'DualEncoder',
@@ -622,8 +625,6 @@ def find_evidence(profile:str|Profile, book:str, # a novel's slug or title (any 
                   prompt:str, n_sentences:int=1, k:int=3, context:str='1/1',
                   model:Path|None=None)->pd.DataFrame:
     "The `k` passages of `n_sentences` sentences that dense-RELiC ranks highest as evidence for `prompt`."
-    from relic_nb.corpus import Corpus
-    from relic_nb.relic.segment import load_sentences
     prof, P = get_profile(profile), paths(profile)
     works = Corpus.for_profile(prof).works
     hit = works[(works.slug == book) | (works.title.str.lower() == str(book).lower())]
@@ -784,7 +785,6 @@ def main(argv:list[str]|None=None)->int:
     """`python -m relic_nb.relic.dense_relic --profile pd [-p NAME VALUE ...]`: the stage (`run_dense`), with the
     runner's setting overrides."""
     import argparse
-    from relic_nb.runner import parse_overrides
     ap = argparse.ArgumentParser(prog='python -m relic_nb.relic.dense_relic',
                                  description='Train and evaluate dense-RELiC (stage 08_dense_relic).')
     ap.add_argument('--profile', default='pd', help='tiny | pd | paper (default: pd)')

@@ -141,6 +141,7 @@ def model_retrievers(profile:str|Profile, runs:list[tuple], # (model, L, R) of T
             if skip: row['skip'] = skip[0]
             else: ret = HybridRetriever(*[s['retriever'] for s in sub])
         elif model == 'dense-RELiC':
+            # dense_relic imports torch: loaded only when a trained model is used
             from relic_nb.relic.dense_relic import DenseRelicRetriever, latest_model
             try:
                 ret = DenseRelicRetriever(latest_model(prof, f'{L}/{R}'), cache=P.cache/'embeddings',
