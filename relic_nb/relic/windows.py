@@ -29,9 +29,9 @@ __all__ = ['NGRAM', 'MARKED_WORDS', 'SET_OFF_WORDS', 'FRAGMENT_WORDS', 'FRAGMENT
            'marked_spans', 'paragraphs_of', 'marked_text', 'inside_quotes', 'set_off', 'is_marked', 'heading_led',
            'unbracketed', 'lead_in', 'tail_out', 'gives_away', 'continues_quote', 'edge_trim', 'Extent',
            'quotation_extent', 'Candidate', 'Rule', 'joined_too_long', 'too_long', 'skips_a_sentence', 'runs_on',
-           'beyond', 'runs_past_gold', 'marks_go_on', 'goes_on_beside', 'split_by_tag', 'unmarked',
-           'quotes_another_text', 'lead_only', 'one_sided', 'epigraph', 'names_in', 'rare_echo', 'unquoted_echo',
-           'repeats_gold', 'echoes_rare_phrase', 'gives_back_unquoted', 'judge', 'window_of', 'build_window',
+           'runs_past_gold', 'beyond', 'marks_go_on', 'goes_on_beside', 'split_by_tag', 'unmarked',
+           'quotes_another_text', 'lead_only', 'one_sided', 'epigraph', 'repeats_gold', 'names_in', 'rare_echo',
+           'echoes_rare_phrase', 'unquoted_echo', 'gives_back_unquoted', 'judge', 'window_of', 'build_window',
            'build_windows', 'outcomes_by_source', 'rules_table', 'to_relic', 'table1', 'windows_by_novel',
            'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
 
@@ -401,10 +401,12 @@ def joined_too_long(c:Candidate)->bool:
     "The quotation is longer than `max_quote` sentences once its pieces or its continuation are joined."
     return c.n > c.max_quote and (c.block.get('pieces', 1) > 1 or c.extent.extended > 0)
 
+# %% ../../nbs/05_windows.ipynb #4715e1b4
 def too_long(c:Candidate)->bool:
     "The quotation is longer than `max_quote` sentences as the aligner found it."
     return c.n > c.max_quote and not joined_too_long(c)
 
+# %% ../../nbs/05_windows.ipynb #3690a71b
 def skips_a_sentence(c:Candidate)->bool:
     "An inner sentence of the gold is not mostly in the critic's text: the critic skipped it."
     return any(covered(x, c.critic_text, EDGE_RUN) < c.edge_cover for x in c.gold[1:-1])
@@ -414,8 +416,6 @@ def skips_a_sentence(c:Candidate)->bool:
 RUN_ON_WORDS = 4
 RUN_ON_EDGE = 12      # ... among its last (first) this many words, the ones beside the gold ...
 RUN_ON_GAP = 6        # ... that the critic's text has at most this many words before (after) the gold's words
-QUOTE_EXTRA = 6       # a quotation whose marks hold this many of the novel's words beyond the gold goes on past it
-SPLIT_NEAR = 3        # novel sentences each side of the gold where the other part of a quotation split by a tag lies
 
 def runs_on(b:dict, critic_sents:list[str], novel_sents:list[str], k:int=RUN_ON_WORDS, edge:int=RUN_ON_EDGE,
             gap:int=RUN_ON_GAP, back:int=3, # critic sentences searched on each side
@@ -440,6 +440,13 @@ def runs_on(b:dict, critic_sents:list[str], novel_sents:list[str], k:int=RUN_ON_
         out.append('after')
     return '+'.join(out)
 
+def runs_past_gold(c:Candidate)->bool:
+    "The critic's quotation runs on into a novel sentence next to the gold that is not gold."
+    return bool(runs_on(c.span, c.critic, c.novel))
+
+# %% ../../nbs/05_windows.ipynb #cfbc105a
+QUOTE_EXTRA = 6       # a quotation whose marks hold this many of the novel's words beyond the gold goes on past it
+
 def beyond(part:str, whole:str, min_run:int=EDGE_RUN)->list[str]:
     "The stretches of `part`'s words outside its common runs (`min_run`+ words, in order) with `whole`."
     a = words(part); keep = [True] * len(a)
@@ -451,10 +458,6 @@ def beyond(part:str, whole:str, min_run:int=EDGE_RUN)->list[str]:
         elif run: out.append(' '.join(run)); run = []
     return out + ([' '.join(run)] if run else [])
 
-def runs_past_gold(c:Candidate)->bool:
-    "The critic's quotation runs on into a novel sentence next to the gold that is not gold."
-    return bool(runs_on(c.span, c.critic, c.novel))
-
 def marks_go_on(c:Candidate)->bool:
     "The critic's marks hold `QUOTE_EXTRA` or more of the novel's words beyond the gold."
     if not c.extent.marks: return False
@@ -464,11 +467,15 @@ def marks_go_on(c:Candidate)->bool:
     more = [novel_share(r, book) * k for r, k in zip(runs, size)]
     return sum(m for m, k in zip(more, size) if m >= NOVEL_SHARE * k) >= QUOTE_EXTRA
 
+# %% ../../nbs/05_windows.ipynb #acb5ef86
 def goes_on_beside(c:Candidate)->bool:
     "The critic sentence just past the quotation (past an ellipsis or a tag) is the quotation's own text."
     bare = lambda side, extra: not extra and sum(len(words(c.critic[k])) for k in side) <= SET_OFF_WORDS
     (left, before), (right, after) = c.left, c.right
     return (before and bare(left, c.lead)) or (after and bare(right, c.tail))
+
+# %% ../../nbs/05_windows.ipynb #53b499f2
+SPLIT_NEAR = 3        # novel sentences each side of the gold where the other part of a quotation split by a tag lies
 
 def split_by_tag(c:Candidate)->bool:
     "The critic's sentence beside the quotation opens with a quotation of the novel right beside the gold."
@@ -480,6 +487,14 @@ def split_by_tag(c:Candidate)->bool:
 
 # %% ../../nbs/05_windows.ipynb #62542dfe
 EXACT_MIN = 95        # an unmarked quotation of `exact_words`+ words still counts at this QRatio with the gold
+
+def unmarked(c:Candidate)->bool:
+    "The critic does not mark the quotation, and it is not long and exact enough to count unmarked."
+    w = c.extent.whole
+    return c.require_marked and not is_marked(w['i0'], w['i1'], c.critic, c.para, c.inline) \
+           and not (len(words(c.critic_text)) >= c.exact_words and qratio(c.critic_text, c.gold_text) >= EXACT_MIN)
+
+# %% ../../nbs/05_windows.ipynb #6cc1e64f
 LOOKBACK = 20         # critic sentences before a quotation searched for a remark that it quotes another text ...
 LOOKBACK_FRAGMENT = 300  # ... and for the introduction of a long reused text or of another edition's readings
 OTHER_TEXT = re.compile(r"\b(?:autobiographical (?:fragment|record|jottings|notes|memoranda|narrative)"
@@ -488,12 +503,6 @@ FRAGMENT_TEXT = re.compile(r"\b(?:fragment of (?:the |his )?autobiography|autobi
                            r"|fragment of direct narrative)\b", re.I)
 _VARIANTS = r"\b(?:PASSAGES|READINGS|VARIANTS|ALTERATIONS|OMISSIONS)\b"
 VARIANT_HEADING = re.compile(rf"{_VARIANTS}.{{0,80}}\bEDITIONS?\b|\bEDITIONS?\b.{{0,80}}{_VARIANTS}")
-
-def unmarked(c:Candidate)->bool:
-    "The critic does not mark the quotation, and it is not long and exact enough to count unmarked."
-    w = c.extent.whole
-    return c.require_marked and not is_marked(w['i0'], w['i1'], c.critic, c.para, c.inline) \
-           and not (len(words(c.critic_text)) >= c.exact_words and qratio(c.critic_text, c.gold_text) >= EXACT_MIN)
 
 def quotes_another_text(c:Candidate)->bool:
     "The critic says, shortly before, that the quotation is of another text (a fragment, another edition's readings)."
@@ -504,6 +513,7 @@ def quotes_another_text(c:Candidate)->bool:
 
 # %% ../../nbs/05_windows.ipynb #75f34d54
 LEAD_WORDS = 10       # a LEFT that is one fragment of at most this many words is no context ...
+
 # ... unless it ends a sentence, or frames the quotation with a colon ('Pip said:')
 _FRAMED = re.compile(r'[.!?:][\W_]*$')
 ATTRIBUTION = re.compile(r"^\W{0,3}(?:--|—)\s*(?:[A-Z][\w'’.&]*[\s,:;.]*){1,4}\W*$")   # a line naming a source
@@ -516,14 +526,21 @@ def one_sided(c:Candidate)->bool:
     "LEFT or RIGHT is empty, or LEFT is only a lead-in fragment."
     return not c.L or not c.R or lead_only(c.L)
 
+# %% ../../nbs/05_windows.ipynb #bae18fe6
 def epigraph(c:Candidate)->bool:
     "The critic sentence right before or after the quotation only names a source: the quotation is a motto."
     return any(0 <= k < len(c.critic) and bool(ATTRIBUTION.match(c.critic[k].strip()))
                for k in (c.extent.first, c.extent.last))
 
 # %% ../../nbs/05_windows.ipynb #ae439552
+def repeats_gold(c:Candidate)->bool:
+    "A context sentence repeats (part of) a gold sentence."
+    return any(gives_away(x, g) for x in c.L + c.R for g in c.gold)
+
+# %% ../../nbs/05_windows.ipynb #77eb0712
 RARE_RUN = 2          # a run of words that occurs at most this often in the whole novel is the gold's own phrase
 RARE_WORD = 1         # a word (its stem, 5+ letters, lower case in the context) the novel has this often, in the gold
+
 # ... and a word of the gold that the context puts in quotation marks, when the novel has it this often
 RARE_QUOTED = 5
 
@@ -561,6 +578,11 @@ def rare_echo(context:str, gold:str, book:BookText, max_count:int=RARE_RUN, max_
             out.add(w)
     return sorted(out)
 
+def echoes_rare_phrase(c:Candidate)->bool:
+    "A context sentence repeats a rare phrase or word of the gold (`rare_echo`)."
+    return c.book is not None and any(rare_echo(x, c.gold_text, c.book) for x in c.L + c.R)
+
+# %% ../../nbs/05_windows.ipynb #b54718ec
 def unquoted_echo(context:str, gold:str, quoted:str, book:BookText, max_word:int=RARE_WORD)->list[str]:
     "The gold's words outside the critic's quoted text (`quoted`) that a context sentence gives back, where rare."
     gw, qw = norm(gold).split(), set(norm(quoted).split())
@@ -573,14 +595,6 @@ def unquoted_echo(context:str, gold:str, quoted:str, book:BookText, max_word:int
             and book.stems[word_stem(w)] <= max_word}
     out |= {w for w in cw if word_stem(w) in rare}
     return sorted(out)
-
-def repeats_gold(c:Candidate)->bool:
-    "A context sentence repeats (part of) a gold sentence."
-    return any(gives_away(x, g) for x in c.L + c.R for g in c.gold)
-
-def echoes_rare_phrase(c:Candidate)->bool:
-    "A context sentence repeats a rare phrase or word of the gold (`rare_echo`)."
-    return c.book is not None and any(rare_echo(x, c.gold_text, c.book) for x in c.L + c.R)
 
 def gives_back_unquoted(c:Candidate)->bool:
     "A context sentence gives back rare words of the gold that the critic did not quote (`unquoted_echo`)."
