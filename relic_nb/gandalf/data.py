@@ -14,13 +14,13 @@ from ..fixtures import gandalf_fixtures
 from ..corpus import Corpus, has_role, decode_text, strip_gutenberg, load_text, MissingText
 
 # %% auto #0
-__all__ = ['BOOK_TAGS', 'ZOLA_TITLES', 'TITLES', 'PARTICLES', 'PARSERS', 'REFERENCE', 'fold', 'title_key', 'source_of',
+__all__ = ['BOOK_TAGS', 'ZOLA_TITLES', 'TITLES', 'PARTICLES', 'PARSERS', 'DESCRIBED_AS', 'fold', 'title_key', 'source_of',
            'name_words', 'Names', 'name_terms', 'Entry', 'paragraphs_of', 'parse_zola', 'parse_balzac', 'parse_brewer',
            'reference_entries', 'book_paragraphs', 'book_characters', 'word_counts', 'is_ambiguous', 'keep_characters',
-           'split_sentences', 'term_regex', 'find_mentions', 'base_descriptions', 'derived_description', 'build_book',
-           'make_questions', 'replacement_tables', 'replace_names', 'rep_question', 'GandalfData', 'group_of',
-           'build_gandalf', 'gandalf_corpus', 'gandalf_dir', 'save_gandalf', 'load_gandalf', 'table1_levels',
-           'table2_books', 'replacements_table', 'run_gandalf_data']
+           'description_sentences', 'term_regex', 'find_mentions', 'base_descriptions', 'derived_description',
+           'build_book', 'make_questions', 'replacement_tables', 'replace_names', 'rep_question', 'GandalfData',
+           'group_of', 'build_gandalf', 'gandalf_corpus', 'gandalf_dir', 'save_gandalf', 'load_gandalf',
+           'table1_levels', 'table2_books', 'replacements_table', 'run_gandalf_data']
 
 # %% ../../nbs/10_gandalf_data.ipynb #befffd60
 _PUNCT = str.maketrans({'’': "'", '‘': "'", '“': '"', '”': '"', '—': '--', '–': '-', '\u00a0': ' ',
@@ -317,7 +317,7 @@ def keep_characters(chars:list[dict], counts:Counter, min_mentions:int=3, zipf:f
 _ABBREV = re.compile(r"(?:\b(?:M|Mme|Mlle|MM|Mr|Mrs|Dr|St|Mgr|Messrs|Esq|Sr|Jr|No|vol|viz|ch|Gen|Col|Capt|Rev|Hon|"
                      r"Bros|Co)|\b[A-Z])\.$")
 
-def split_sentences(text:str)->list[str]:
+def description_sentences(text:str)->list[str]:
     "Sentences of a reference text (abbreviations such as M., Mme., Dr. and initials do not end one)."
     out, start = [], 0
     for m in re.finditer(r'[.!?]["\')]?(?=\s+["(]?[A-Z])', text):
@@ -354,7 +354,7 @@ def find_mentions(sentence:str, book_chars:list[dict])->list[tuple]:
     return out
 
 # %% ../../nbs/10_gandalf_data.ipynb #f84594d9
-REFERENCE = 'the character described as "{}"'   # how levels 3-4 refer to another character
+DESCRIBED_AS = 'the character described as "{}"'   # how levels 3-4 refer to another character
 
 def _trim(s:str)->str: return s.strip().rstrip('.').strip()
 
@@ -363,7 +363,7 @@ def _cap(s:str)->str: return s[:1].upper() + s[1:]
 def base_descriptions(c:dict, book_chars:list[dict], names_rx:re.Pattern, max_words:int=60)->dict:
     "A character's level-1 and level-2 descriptions (either may be missing), with level 2's resolved mentions."
     own = term_regex(c['first'] + c['last'])
-    sents = [s for s in split_sentences(c['text']) if not own.search(s) and 3 <= len(s.split()) <= max_words]
+    sents = [s for s in description_sentences(c['text']) if not own.search(s) and 3 <= len(s.split()) <= max_words]
     out, plain = {}, [s for s in sents if not names_rx.search(s)]
     if plain:
         d = plain[0] + (' ' + plain[1] if len(plain) > 1 and len((plain[0] + ' ' + plain[1]).split()) <= max_words
@@ -385,7 +385,7 @@ def derived_description(c:dict, base:dict, by_char:dict, book_chars:list[dict], 
     for start, end, j in base[2]['mentions']:
         ref = by_char.get(j, {}).get(level - 2)
         if ref is None or own.search(ref['text']): continue
-        phrase = REFERENCE.format(_trim(ref['text']))
+        phrase = DESCRIBED_AS.format(_trim(ref['text']))
         if start == 0: phrase = _cap(phrase)
         return text[:start] + phrase + text[end:]
     return None

@@ -11,15 +11,16 @@ from difflib import SequenceMatcher
 from pathlib import Path
 import pandas as pd
 from rapidfuzz import fuzz
-from ..config import Profile, get_profile, paths, parallel_map, atomic_path, write_csv, write_json, words
+from ..config import (AlignSettings, Profile, get_profile, paths, parallel_map, atomic_path, write_csv, write_json,
+                             words)
 from ..corpus import Corpus
 from .segment import segmentation_table, load_sentences
 
 # %% auto #0
 __all__ = ['QRATIO_MIN', 'MIN_TOKENS', 'LCS_MIN', 'SHINGLE', 'MAX_POSTING', 'PARTIAL_MIN', 'PARTIAL_COVER', 'PIECE_SHARE',
-           'COVER_RUN', 'MERGE_GAP_NOVEL', 'TAG_WORDS', 'KEPT_PAIRS', 'shingles', 'norm', 'qratio', 'lcs_chars',
-           'covered', 'quoted_spans', 'cut_at', 'Unit', 'CriticIndex', 'match_novel', 'resolve', 'find_blocks',
-           'merge_pieces', 'align_corpus', 'source_report', 'align_path', 'kept_pairs', 'run_alignment']
+           'COVER_RUN', 'KEPT_PAIRS', 'shingles', 'norm', 'qratio', 'lcs_chars', 'covered', 'quoted_spans', 'cut_at',
+           'Unit', 'CriticIndex', 'match_novel', 'resolve', 'find_blocks', 'merge_pieces', 'align_corpus',
+           'source_report', 'align_path', 'kept_pairs', 'run_alignment']
 
 # %% ../../nbs/04_align.ipynb #ba204c0f
 QRATIO_MIN = 80.0  # the paper's fuzzy-match threshold
@@ -183,10 +184,8 @@ def find_blocks(critic_sents:list[str], labels:list, novels:dict[str, list[str]]
     return merged
 
 # %% ../../nbs/04_align.ipynb #c8b46a79
-MERGE_GAP_NOVEL = 3   # skipped novel sentences between two pieces of one quotation
-TAG_WORDS = 8         # longest critic sentence (words) that may stand between two pieces: a speech tag, an ellipsis
-
-def merge_pieces(blocks:list[dict], critic_sents:list[str], gap_novel:int=MERGE_GAP_NOVEL, tag_words:int=TAG_WORDS,
+def merge_pieces(blocks:list[dict], critic_sents:list[str], gap_novel:int=AlignSettings.merge_gap_novel,
+                 tag_words:int=AlignSettings.tag_words,
                  # novel sentences: a gap sentence that is the skipped novel text also joins
                  novels:dict[str, list[str]]|None=None,
                 )->list[dict]:
@@ -218,7 +217,7 @@ def _match_job(args):
 
 def align_corpus(critics:dict[str, list[str]], novels:dict[str, list[str]], inline:bool=True, n_workers:int=2,
                  paragraphs:dict[str, list[int]]|None=None, # per critic, each sentence's paragraph
-                 gap_novel:int=MERGE_GAP_NOVEL, tag_words:int=TAG_WORDS)->dict[str, dict]:
+                 gap_novel:int=AlignSettings.merge_gap_novel, tag_words:int=AlignSettings.tag_words)->dict[str, dict]:
     """Align every critic against every novel: per critic its sentences, labels, paragraphs, inline flags and block
     quotes (pieces merged)."""
     index = CriticIndex(critics, inline)

@@ -17,7 +17,7 @@ from .retrieval import (BM25Retriever, HybridRetriever, RandomRetriever, best_bm
 from .task import CandidateSet, gold_ranks, parse_context, quotes_table, rank_path, top_k
 
 # %% auto #0
-__all__ = ['CHOICES', 'INSTRUCTIONS', 'PAPER_TABLE4', 'PAPER_ERROR_SET_ACC', 'proxy_pool', 'score_books', 'hard_negatives',
+__all__ = ['CHOICES', 'PROXY_INSTRUCTIONS', 'PAPER_TABLE4', 'PAPER_ERROR_SET_ACC', 'proxy_pool', 'score_books', 'hard_negatives',
            'make_items', 'proxy_picks', 'accuracy', 'random_accuracy', 'model_retrievers', 'error_negatives',
            'item_html', 'ProxyAnnotator', 'human_agreement', 'random_panel_exact', 'random_panel_simulated',
            'analyse_proxy_set', 'table4', 'failure_cases', 'proxy_folder', 'read_key', 'proxy_column_path',
@@ -168,7 +168,7 @@ def error_negatives(retriever, data:dict, pool:pd.DataFrame, share:float=1000 / 
     return sel
 
 # %% ../../nbs/09_human_proxy.ipynb #e245b754
-INSTRUCTIONS = """# The RELiC proxy task (section 4 of the paper)
+PROXY_INSTRUCTIONS = """# The RELiC proxy task (section 4 of the paper)
 
 Each item is a passage of literary criticism from which a quotation of a novel has been removed
 (`left` is the critic's text before the gap, `right` the text after it), and three sentences of the
@@ -303,7 +303,7 @@ def read_key(folder:Path, name:str)->pd.DataFrame:
     return pd.read_csv(f, encoding='utf-8-sig')
 
 def _write_set(folder:Path, name:str, items:pd.DataFrame, key:pd.DataFrame, annotators)->pd.DataFrame:
-    status = write_sheets(items, folder/name, annotators, 'choice', INSTRUCTIONS)
+    status = write_sheets(items, folder/name, annotators, 'choice', PROXY_INSTRUCTIONS)
     kp = folder/'keys'/f'{name}.csv'
     if status.status.str.startswith('kept (sample changed)').any():     # the annotated items stay: keep their key too
         return status

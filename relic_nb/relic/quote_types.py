@@ -13,7 +13,7 @@ from ..annotation import complete_sheets, fleiss_kappa, marked_html, read_items,
 from .task import load_relic
 
 # %% auto #0
-__all__ = ['QUOTE_TYPES', 'PAPER_TYPE_COUNTS', 'INSTRUCTIONS', 'HELD_OUT', 'windows_frame', 'stratified_sample',
+__all__ = ['QUOTE_TYPES', 'PAPER_TYPE_COUNTS', 'QUOTE_TYPE_INSTRUCTIONS', 'HELD_OUT', 'windows_frame', 'stratified_sample',
            'quote_type_items', 'window_html', 'QuoteTypeAnnotator', 'majority_labels', 'type_distribution',
            'type_examples', 'agreement', 'annotation_folder', 'analyse_quote_types', 'run_quote_types']
 
@@ -163,7 +163,7 @@ def analyse_quote_types(folder:Path, examples_per_type:int=1, seed:int=SEED, ver
     else: say('Quote types: one complete sheet, so no agreement yet.')
     return out
 
-INSTRUCTIONS = """# Quote-type annotation (RELiC section 2.3)
+QUOTE_TYPE_INSTRUCTIONS = """# Quote-type annotation (RELiC section 2.3)
 
 Each item is a window of literary criticism with one quotation of a novel in it (`quote`), the critic's
 sentences before it (`left`) and after it (`right`). Decide how the critic uses the quotation and write
@@ -188,7 +188,7 @@ def run_quote_types(profile:str|Profile)->dict:
     held = pd.concat([windows_frame(load_relic(prof, split), split) for split in HELD_OUT], ignore_index=True)
     items = quote_type_items(held, s.n_items, prof.seed)
     folder = annotation_folder(prof)
-    status = write_sheets(items, folder, s.annotators, 'label', INSTRUCTIONS)
+    status = write_sheets(items, folder, s.annotators, 'label', QUOTE_TYPE_INSTRUCTIONS)
     per_book = (held.groupby(['split', 'book']).size().rename('held-out windows').to_frame()
                 .join(items.groupby(['split', 'book']).size().rename('sampled')).fillna(0).astype(int).reset_index())
     write_csv(per_book, P.results/'quote_type_sample.csv')
