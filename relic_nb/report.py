@@ -475,14 +475,12 @@ def relic_sections(rep:Report):
         ctx = v.loc['average context length (words)']
         rep.add(md(t1),
                 f"RELiC was built from {v.loc['unique secondary sources', paper]:,.0f} HathiTrust documents that are "
-                f"not public "
-                f"domain; {ours.split(' (')[0]} from the public-domain criticism of one Gutenberg mirror "
-                f"({v.loc['unique secondary sources', ours]:.0f} "
-                f"works), so it is about {v.loc['total examples', paper] / v.loc['total examples', ours]:.0f} times "
-                f"smaller. Its windows carry "
+                f"not public domain; {ours.split(' (')[0]} from the public-domain criticism of one Gutenberg mirror "
+                f"({v.loc['unique secondary sources', ours]:.0f} works), so it is about "
+                f"{v.loc['total examples', paper] / v.loc['total examples', ours]:.0f} times smaller. Its windows carry "
                 f"{ctx[ours]:.0f} context words on average against the paper's {ctx[paper]:.0f}: nineteenth-century "
-                f"critics quote more and "
-                "argue less around each quotation, and context stops at the critic's other quotations and headings.")
+                "critics quote more and argue less around each quotation, and context stops at the critic's other "
+                "quotations and headings.")
     rep.figure('figure2_quote_lengths.png', 'Figure 2: quote lengths in sentences (ours beside the paper)')
     rec = rep.table('alignment_recall.csv')
     if rec is not None:
@@ -517,18 +515,16 @@ def relic_sections(rep:Report):
         cols = ['recall@1', 'recall@10', 'recall@100', 'mean_rank', 'proxy_acc']
         t3 = t3.assign(L=t3.L.astype('Int64'), R=t3.R.astype('Int64'))
         sizes = ''
-        if t1 is not None:                                       # Table 1's columns: ours, the paper's
-            ours, paper = (t1.set_index('statistic').iloc[:, i].astype(float) for i in (0, 1))
-            sizes = (f" (the paper: {paper['test examples']:,.0f} quotes, {PAPER_AVG_CANDIDATES:,}). Our dense rows "
-                     f"start from "
-                     f"{rep.prof.encoder} where the paper used {PROFILES['paper'].encoder}, and train on "
-                     f"{ours['training examples']:,.0f} windows where the paper had "
-                     f"{paper['training examples']:,.0f}: see the "
-                     "dense-RELiC notebook for what limits it")
+        if t1 is not None:                                       # Table 1, read above: ours beside the paper's
+            n = v.astype(float)
+            sizes = (f" (the paper: {n.loc['test examples', paper]:,.0f} quotes, {PAPER_AVG_CANDIDATES:,}). Our dense "
+                     f"rows start from {rep.prof.encoder} where the paper used {PROFILES['paper'].encoder}, and train "
+                     f"on {n.loc['training examples', ours]:,.0f} windows where the paper had "
+                     f"{n.loc['training examples', paper]:,.0f}: see the dense-RELiC notebook for what limits it")
         rep.add(md(beside_paper(t3, cols=cols), floatfmt='.2f'),
                 f"Recall in percent. The test split has {int(t3.queries.max())} quotes (one quote = "
-                f"{100 / t3.queries.max():.2f} "
-                f"points) and {t3.avg_candidates.max():,.0f} candidates per quote on average{sizes}.")
+                f"{100 / t3.queries.max():.2f} points) and {t3.avg_candidates.max():,.0f} candidates per quote on "
+                f"average{sizes}.")
     intervals_sections(rep)
     a9 = rep.table('tableA9_by_length.csv')
     if a9 is not None:
