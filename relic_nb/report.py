@@ -477,10 +477,10 @@ def relic_sections(rep:Report):
                 f"RELiC was built from {v.loc['unique secondary sources', paper]:,.0f} HathiTrust documents that are "
                 f"not public domain; {ours.split(' (')[0]} from the public-domain criticism of one Gutenberg mirror "
                 f"({v.loc['unique secondary sources', ours]:.0f} works), so it is about "
-                f"{v.loc['total examples', paper] / v.loc['total examples', ours]:.0f} times smaller. Its windows carry "
-                f"{ctx[ours]:.0f} context words on average against the paper's {ctx[paper]:.0f}: nineteenth-century "
-                "critics quote more and argue less around each quotation, and context stops at the critic's other "
-                "quotations and headings.")
+                f"{v.loc['total examples', paper] / v.loc['total examples', ours]:.0f} times smaller. Its windows "
+                f"carry {ctx[ours]:.0f} context words on average against the paper's {ctx[paper]:.0f}: "
+                "nineteenth-century critics quote more and argue less around each quotation, and context stops at "
+                "the critic's other quotations and headings.")
     rep.figure('figure2_quote_lengths.png', 'Figure 2: quote lengths in sentences (ours beside the paper)')
     rec = rep.table('alignment_recall.csv')
     if rec is not None:
