@@ -7,18 +7,17 @@ Run after the pd dataset is built (`make reproduce`, or at least stage 05_window
 This is the retrieval stage's BM25 work on the test split, done by each engine in turn: one index per
 candidate set (book, quote length) that a test quote uses, then every test quote scored against its
 set, for each context size. k1 and b are those the stage chose on val for each context size
-(results/<profile>/bm25_tuning.csv) when it has run, else rank_bm25's defaults (or --k1/--b).
+(the cards of its BM25 runs, results/<profile>/ranks/bm25_*.json) when it has run, else rank_bm25's defaults (or --k1/--b).
 It prints the time of each part for both engines (index building; scoring, with the time per query),
 the speed-ups, and checks that both engines give every quote the same gold rank and the same top-100
 list, in every context size (exit status 1 if not).
 """
 import argparse, time
 import numpy as np
-import pandas as pd
-from relic_nb.config import get_profile, paths
+from relic_nb.config import get_profile
 from relic_nb.relic.task import load_relic
-from relic_nb.relic.retrieval import BM25Retriever, best_bm25
-from relic_nb.relic.task import CandidateSet, TOP, gold_ranks, parse_context, quotes_table, top_k
+from relic_nb.relic.retrieval import BM25Retriever
+from relic_nb.relic.task import CandidateSet, Run, TOP, card_path, gold_ranks, parse_context, quotes_table, read_card, top_k
 
 STAGE_CONTEXTS = '1/1,4/4,0/1,0/4,1/0,4/0'
 
@@ -30,10 +29,10 @@ def main():
     ap.add_argument('--contexts', default=STAGE_CONTEXTS, help=f'L/R context sizes, comma-separated (default: the stage\'s, {STAGE_CONTEXTS})')
     ap.add_argument('--k1', type=float); ap.add_argument('--b', type=float)
     a = ap.parse_args()
-    prof, P = get_profile(a.profile), paths(a.profile)
+    prof = get_profile(a.profile)
     contexts = [parse_context(c) for c in a.contexts.split(',')]
-    tuned = P.results/'bm25_tuning.csv'
-    best = best_bm25(pd.read_csv(tuned)) if tuned.exists() else {}
+    cards = {lr: read_card(prof, Run('BM25', *lr))['config'] for lr in contexts if card_path(prof, Run('BM25', *lr)).exists()}
+    best = {lr: (c['k1'], c['b']) for lr, c in cards.items()}
     params = {lr: (a.k1 if a.k1 is not None else best.get(lr, (1.5, 0.75))[0], a.b if a.b is not None else best.get(lr, (1.5, 0.75))[1])
               for lr in contexts}
 

@@ -122,8 +122,8 @@ def bm25_figures(a, idx, claims):
 def recall_figures(a):
     from relic_nb import search as S
     from relic_nb.config import get_profile, paths
-    from relic_nb.relic.retrieval import BM25Retriever, best_bm25
-    from relic_nb.relic.task import evaluate_retriever, recall_summary
+    from relic_nb.relic.retrieval import BM25Retriever
+    from relic_nb.relic.task import Run, card_path, evaluate_retriever, read_card, recall_summary
     from relic_nb.relic.task import relic_file, load_relic
     print('== 4. composed vs whole passage vectors: recall on the RELiC test windows (dense = all-MiniLM-L6-v2 unless --model)')
     for name in a.recall.split(','):
@@ -137,10 +137,10 @@ def recall_figures(a):
             def __call__(self, cs, quotes):
                 if cs.book not in vecs: vecs[cs.book] = enc.passages(cs.sentences)
                 return enc.queries(list(quotes['query'])) @ S.compose(vecs[cs.book], cs.n, normalize=enc.normalize)[cs.starts].T
-        tuning = paths(prof).results/'bm25_tuning.csv'
         rows = []
         for L, R in [(4, 4), (1, 1)]:
-            k1, b = best_bm25(pd.read_csv(tuning)).get((L, R), (1.5, 0.75)) if tuning.exists() else (1.5, 0.75)
+            tuned = read_card(prof, Run('BM25', L, R))['config'] if card_path(prof, Run('BM25', L, R)).exists() else {}
+            k1, b = tuned.get('k1', 1.5), tuned.get('b', 0.75)          # 07's tuned BM25, else rank_bm25's defaults
             bm, comp = BM25Retriever(k1, b), Composed()
             runs = [('BM25', bm), (f'{enc.name} whole', enc.retriever), (f'{enc.name} composed', comp),
                     ('hybrid (BM25 + composed)', S.HybridRetriever(bm, comp)), ('hybrid (BM25 + whole)', S.HybridRetriever(bm, enc.retriever))]

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 from .config import (PROFILES, REGISTRY, Profile, atomic_path, get_profile, owner, paths, project_root,
                              stages_for, write_csv)
-from .relic.retrieval import (PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, TABLE3_COLUMNS, beside_paper, table3_runs)
-from .relic.task import KS, by_length, read_ranks, recall_summary
+from .relic.retrieval import PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, TABLE3_COLUMNS, beside_paper
+from .relic.task import KS, by_length, read_ranks, recall_summary, table3, table3_runs
 from .relic.human_proxy import proxy_folder, read_proxy_column, PAPER_TABLE4
 from .relic.quote_types import PAPER_TYPE_COUNTS
 from .stats import DIGITS, compare_runs, group_intervals, ranks_intervals
@@ -25,7 +25,7 @@ __all__ = ['PAIRED_COLUMNS', 'CURVE_FILE', 'VERIFIED_FILES', 'CURVE_CONTEXTS', '
            'intervals_wide', 'paired_prose', 'retrieval_tables', 'verified_tables', 'md', 'Report', 'recall_curves',
            'plot_recall_curves', 'plot_by_length', 'stage_timings', 'table_checksums', 'intervals_sections',
            'strict_precision_table', 'relic_sections', 'gandalf_sections', 'build_report', 'run_report',
-           'committed_tables', 'folder_tables', 'compare_tables', 'verify_tables', 'main']
+           'committed_tables', 'folder_tables', 'compare_tables', 'exact_models', 'verify_tables', 'main']
 
 # %% ../nbs/12_report.ipynb #ce5685e6
 def parse_run(spec:str)->tuple:
@@ -703,6 +703,11 @@ def compare_tables(ref:dict, run:dict, # path -> CSV text: the committed tables,
             else: rows.append(dict(row, check='exact', ok=False))
     return pd.DataFrame(rows, columns=['file', 'row', 'key', 'column', 'ref', 'run', 'diff', 'check', 'ok'])
 
+def exact_models(profile:str|Profile)->tuple[str, ...]:
+    "The models whose rows `make verify` holds bit for bit: Table 3's runs declared exact, then `report.exact_models`."
+    prof = get_profile(profile)
+    return tuple(dict.fromkeys([*(s.model for s in table3(prof) if s.exact), *prof.report.exact_models]))
+
 def verify_tables(profile:str|Profile, ref:str='HEAD', # the git commit holding the reference tables
                   against:Path|None=None, # or a folder of reference tables (instead of `ref`)
                   verbose:bool=True, max_lines:int=20, # differences printed per table (all are returned)
@@ -713,7 +718,7 @@ def verify_tables(profile:str|Profile, ref:str='HEAD', # the git commit holding 
     ref_t = folder_tables(against) if against is not None else committed_tables(prof, ref)
     if not ref_t:
         raise FileNotFoundError(f'No reference tables: nothing under {against or f"results/{prof.name}/ at {ref}"}.')
-    d = compare_tables(ref_t, folder_tables(P.results), prof.report.exact_models, prof.report.float_files,
+    d = compare_tables(ref_t, folder_tables(P.results), exact_models(prof), prof.report.float_files,
                        prof.report.float_rows, prof.report.across_columns)
     if verbose:
         src_ = against or f'{ref}:results/{prof.name}'

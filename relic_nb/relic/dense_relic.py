@@ -12,10 +12,10 @@ import pandas as pd
 from ..config import (SEED, DenseTraining, Profile, atomic_path, check_precision, get_profile, paths,
                              pick_device, set_seed,
                              write_csv, write_json)
-from .retrieval import (RRF_K, BM25Retriever, DenseRetriever, HybridRetriever, MemoRetriever,
-                                      best_bm25, hybrid_name, model_path, run_summary, unit)
-from .task import (CandidateSet, evaluate_retriever, load_relic, parse_context, quotes_table, read_ranks,
-                                 recall_summary, relic_file, run_slug, save_run, write_ranks)
+from .retrieval import (DenseRetriever, Retrievers, model_path, run_summary, score_runs, unit)
+from .task import (CandidateSet, Run, card_path, evaluate_retriever, load_relic, parse_context,
+                                 quotes_table, read_ranks, recall_summary, relic_file, run_slug, table3_runs,
+                                 write_ranks)
 from ..corpus import Corpus
 from .segment import load_sentences
 from ..runner import parse_overrides
@@ -26,7 +26,7 @@ __all__ = ['EVIDENCE_PROMPTS', 'DenseConfig', 'dense_config', 'pool', 'overlap_m
            'val_pool', 'pool_recall', 'TrainingInterrupted', 'data_key', 'share_label', 'run_dir', 'save_model',
            'train_dense', 'DenseRelicRetriever', 'latest_model', 'plot_training', 'head_to_head', 'disagreements',
            'per_quote_ranks', 'compare_with_bm25', 'find_evidence', 'evidence_prompts', 'evidence_table', 'run_params',
-           'curve_rank_path', 'read_curve', 'run_dense', 'main']
+           'dense_relic_builder', 'check_parts', 'curve_rank_path', 'read_curve', 'curve_points', 'run_dense', 'main']
 
 # %% ../../nbs/08_dense_relic.ipynb #5f1a9019
 @dataclass(frozen=True)
@@ -675,6 +675,24 @@ def run_params(cfg:DenseConfig, state:dict)->str:
             f"{cfg.batch_size}, "
             f"best epoch {best['epoch']} of {state['epoch']}")
 
+def dense_relic_builder(rs:Retrievers, run:Run, config:dict)->tuple[DenseRelicRetriever, str]:
+    "The declared dense-RELiC run: the profile's trained model for its context size (`latest_model`), `run_params`."
+    prof, context = rs.prof, f'{run.L}/{run.R}'
+    folder = latest_model(prof, context)
+    state = json.loads((folder.parent/'last'/'trainer_state.json').read_text())
+    return (DenseRelicRetriever(folder, cache=paths(prof).cache/'embeddings', device=pick_device(prof.device)),
+            run_params(dense_config(prof, context), state))
+
+def check_parts(rs:Retrievers, stage:str):
+    "Raise, naming what to run, where a fusion that `stage` scores lacks a part that an earlier stage scores."
+    for run in table3_runs(rs.prof, stage):
+        for part in [Run(m, run.L, run.R) for m in rs.spec(run).parts]:
+            owner = rs.spec(part).stage
+            if owner != stage and not card_path(rs.prof, part).exists():
+                raise FileNotFoundError(f'No {part.model} {run.L}/{run.R} run ({card_path(rs.prof, part)}), which '
+                                        f'{run.model} fuses: add {run.L}/{run.R} to retrieval.contexts if it is not '
+                                        f'there and run the {owner} stage.')
+
 def curve_rank_path(profile:str|Profile, share:float, L:int, R:int)->Path:
     "The per-quote ranks of a learning-curve point: `results/<profile>/ranks/curve/dense-relic-<share>pct_<L-R>.csv`."
     return paths(profile).results/'ranks'/'curve'/f"{run_slug(f'dense-RELiC {share_label(share)}', L, R)}.csv"
@@ -688,10 +706,39 @@ def read_curve(profile:str|Profile)->dict[float, pd.DataFrame]:
     out[1.0] = read_ranks(prof, 'dense-RELiC', L, R)
     return {s: r for s, r in sorted(out.items()) if r is not None}
 
+# %% ../../nbs/08_dense_relic.ipynb #6220bc78
+def curve_points(prof:Profile, trained:dict, # share -> `train_dense` result
+                 main:pd.DataFrame|None, # the main model's per-quote ranks (the 100% point), if trained
+                 test:dict, device:str, curves:list, timing:list)->list[dict]:
+    """Score and write the learning curve's points (the `curve_context` model trained on shares of the windows);
+    their training curves and timings are appended to `curves` and `timing`. Rows: share, windows, recall."""
+    S, P, points = prof.dense_relic, paths(prof), []
+    if not trained: return points
+    train = load_relic(prof, 'train'); n_train = sum(len(v['quotes']) for v in train.values())
+    cfg = dense_config(prof, S.curve_context)
+    for share, res in trained.items():
+        t1 = time.time()
+        pq = evaluate_retriever(DenseRelicRetriever(res['out']/'best', cache=P.cache/'embeddings', device=device),
+                                test, cfg.L, cfg.R)
+        n = len(curve_subset(train, share, cfg.seed))
+        params = (f'train share {100 * share:g}% ({n} of {n_train} training windows, each novel keeping its '
+                  f'share, seed {cfg.seed}); ' + run_params(cfg, res['state']))
+        write_ranks(prof, 'dense-RELiC', cfg.L, cfg.R, params, pq, path=curve_rank_path(prof, share, cfg.L, cfg.R))
+        label = f'{S.curve_context} ({100 * share:g}% of train)'
+        curves.append(pd.DataFrame(res['history']).assign(context=label, run=res['out'].name))
+        timing += [dict(step=f'dense-RELiC {label}: training (this run, incl. resumes)',
+                        seconds=round(res['state']['seconds'], 1)),
+                   dict(step=f'dense-RELiC {label}: test evaluation', seconds=round(time.time() - t1, 1))]
+        points.append(dict(share=share, windows=n, **recall_summary(pq)))
+    if main is not None: points.append(dict(share=1.0, windows=n_train, **recall_summary(main)))
+    return points
+
+# %% ../../nbs/08_dense_relic.ipynb #9eac3972
 def run_dense(profile:str|Profile, progress:bool=True)->dict:
-    """Train and evaluate every dense-RELiC variant of the profile, its fusion with BM25, and the learning curve's
-    points; write their ranks, submissions, curves, the comparison with BM25 and the evidence table. Under
-    `accelerate launch` every process trains, the main one alone evaluates and writes (the others return `{}`)."""
+    """Train every dense-RELiC variant of the profile and the learning curve's models, then score and save this
+    stage's declared runs (dense-RELiC and its fusion with BM25) and the curve's points; write the training curves,
+    the comparison with BM25 and the evidence table. Under `accelerate launch` every process trains, the main one
+    alone evaluates and writes (the others return `{}`)."""
     from accelerate import PartialState
     prof = get_profile(profile); P = paths(prof).ensure()
     S = prof.dense_relic
@@ -700,71 +747,25 @@ def run_dense(profile:str|Profile, progress:bool=True)->dict:
         raise ValueError(f'dense_relic.curve_shares are shares of the training windows between 0 and 1 (1 is the '
                          f'main model), not {S.curve_shares}')
     test, device = load_relic(prof, 'test'), pick_device(prof.device)
-    tuning = P.results/'bm25_tuning.csv'
-    if not tuning.exists():
-        raise FileNotFoundError(f'No BM25 tuning at {tuning}: run the 07_retrieval stage first (the hybrid rows fuse '
-                                f'its tuned BM25).')
-    bm25 = best_bm25(pd.read_csv(tuning))
-    hname = hybrid_name('BM25', 'dense-RELiC')
-    for c in contexts:
-        if parse_context(c) not in bm25:
-            raise ValueError(f'No tuned BM25 for {c} in {tuning}: add {c} to retrieval.contexts and rerun '
-                             f'07_retrieval.')
-    # first every training (all the
+    rs = Retrievers(prof, {r: {} for r in table3_runs(prof, '08_dense_relic')})
+    check_parts(rs, '08_dense_relic')
+    # first every training (all the processes), then the evaluations and files (the main process alone)
     trained = {c: train_dense(prof, dense_config(prof, c), device=device, progress=progress) for c in contexts}
-    # processes)
     trained_curve = {s: train_dense(prof, dense_config(prof, S.curve_context), share=s, device=device,
                                     progress=progress) for s in shares}
-    # then the evaluations and files: the main process alone
     if not PartialState(cpu=device == 'cpu').is_main_process: return {}
-    summary, hybrids, curves, runs, timing = [], [], [], {}, []
-    for c in contexts:
-        cfg = dense_config(prof, c)
-        res = trained[c]
-        t1 = time.time()
-        # scores kept for the hybrid
-        r = MemoRetriever(DenseRelicRetriever(res['out']/'best', cache=P.cache/'embeddings', device=device))
-        pq = evaluate_retriever(r, test, cfg.L, cfg.R)
-        t2 = time.time()
-        params = run_params(cfg, res['state'])
-        summary.append(('dense-RELiC', cfg.L, cfg.R, params, pq))
-        curves.append(pd.DataFrame(res['history']).assign(context=c, run=res['out'].name))
-        save_run(prof, 'dense-RELiC', cfg.L, cfg.R, params, pq)
-        # the hybrid: BM25 as tuned by 07, fused with the kept scores
-        k1, b = bm25[(cfg.L, cfg.R)]
-        hq = evaluate_retriever(HybridRetriever(BM25Retriever(k1, b), r), test, cfg.L, cfg.R)
-        hparams = f'RRF k={RRF_K}: BM25 k1={k1:g} b={b:g} + dense-RELiC ({params})'
-        hybrids.append((hname, cfg.L, cfg.R, hparams, hq))
-        save_run(prof, hname, cfg.L, cfg.R, hparams, hq)
-        timing += [dict(step=f'dense-RELiC {c}: training (this run, incl. resumes)',
-                        seconds=round(res['state']['seconds'], 1)),
-                   dict(step=f'dense-RELiC {c}: test evaluation', seconds=round(t2 - t1, 1)),
-                   dict(step=f'{hname} {c}: test evaluation', seconds=round(time.time() - t2, 1))]
-        runs[c] = dict(cfg=cfg, per_quote=pq, folder=res['out'], state=res['state'], hybrid=hq, dense_scorings=r.scored)
-    summary += hybrids
-    # the learning curve: the main model's context on shares of the windows
-    points = []
-    if shares:
-        train = load_relic(prof, 'train'); n_train = sum(len(v['quotes']) for v in train.values())
-        for share in shares:
-            cfg = dense_config(prof, S.curve_context)
-            res = trained_curve[share]
-            t1 = time.time()
-            pq = evaluate_retriever(DenseRelicRetriever(res['out']/'best', cache=P.cache/'embeddings', device=device),
-                                    test, cfg.L, cfg.R)
-            n = len(curve_subset(train, share, cfg.seed))
-            params = (f'train share {100 * share:g}% ({n} of {n_train} training windows, each novel keeping its '
-                      f'share, seed {cfg.seed}); '
-                      + run_params(cfg, res['state']))
-            write_ranks(prof, 'dense-RELiC', cfg.L, cfg.R, params, pq, path=curve_rank_path(prof, share, cfg.L, cfg.R))
-            label = f'{S.curve_context} ({100 * share:g}% of train)'
-            curves.append(pd.DataFrame(res['history']).assign(context=label, run=res['out'].name))
-            timing += [dict(step=f'dense-RELiC {label}: training (this run, incl. resumes)',
-                            seconds=round(res['state']['seconds'], 1)),
-                       dict(step=f'dense-RELiC {label}: test evaluation', seconds=round(time.time() - t1, 1))]
-            points.append(dict(share=share, windows=n, **recall_summary(pq)))
-        if S.curve_context in runs:
-            points.append(dict(share=1.0, windows=n_train, **recall_summary(runs[S.curve_context]['per_quote'])))
+    timing = [dict(step=f'dense-RELiC {c}: training (this run, incl. resumes)', seconds=round(r['state']['seconds'], 1))
+              for c, r in trained.items()]
+    scored = score_runs(rs, '08_dense_relic', test, timing)
+    curves = [pd.DataFrame(r['history']).assign(context=c, run=r['out'].name) for c, r in trained.items()]
+    runs = {}
+    for c, res in trained.items():
+        run = Run('dense-RELiC', *parse_context(c))
+        fused = next(r for r in scored if run.model in rs.spec(r).parts and (r.L, r.R) == (run.L, run.R))
+        runs[c] = dict(cfg=dense_config(prof, c), per_quote=scored[run], folder=res['out'], state=res['state'],
+                       hybrid=scored[fused], dense_scorings=rs.scored[run])
+    main = runs[S.curve_context]['per_quote'] if S.curve_context in runs else None
+    points = curve_points(prof, trained_curve, main, test, device, curves, timing)
     curves = pd.concat(curves, ignore_index=True)
     write_csv(curves, P.results/'dense_relic_training.csv')
     plot_training(curves, P.figures/'dense_relic_training.png')
@@ -774,8 +775,8 @@ def run_dense(profile:str|Profile, progress:bool=True)->dict:
     table6 = evidence_table(prof, evidence_prompts(test), context='1/1' if '1/1' in contexts else contexts[-1])
     write_csv(table6, P.results/'table6_evidence.csv')
     timing = pd.DataFrame(timing); write_csv(timing, P.runs/'dense_timings.csv')
-    return dict(table=run_summary(summary), curves=curves, runs=runs, h2h=h2h, table5=table5, table6=table6,
-                timings=timing,
+    return dict(table=run_summary([(*r, rs.params(r), pq) for r, pq in scored.items()]), curves=curves, runs=runs,
+                h2h=h2h, table5=table5, table6=table6, timings=timing,
                 learning_curve=pd.DataFrame(points,
                                             columns=['share', 'windows', 'queries', 'avg_candidates',
                                                      *[f'recall@{k}' for k in (1, 3, 5, 10, 50, 100)], 'mean_rank']))

@@ -8,13 +8,12 @@ import html, itertools
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..config import SEED, Profile, get_profile, paths, pick_device, words, write_csv
+from ..config import SEED, Profile, get_profile, paths, words, write_csv
 from ..annotation import (SheetAnnotator, complete_sheets, fleiss_kappa, marked_html, read_items, write_sheet,
                                  write_sheets)
-from .task import load_relic
-from .retrieval import (BM25Retriever, HybridRetriever, RandomRetriever, best_bm25, hybrid_parts,
-                                      table3_runs, zero_shot_retriever)
-from .task import CandidateSet, gold_ranks, parse_context, quotes_table, rank_path, top_k
+from .retrieval import Retrievers
+from .task import (CandidateSet, Run, gold_ranks, load_relic, parse_context, quotes_table, rank_path,
+                                 table3_runs, top_k)
 
 # %% auto #0
 __all__ = ['CHOICES', 'PROXY_INSTRUCTIONS', 'PAPER_TABLE4', 'PAPER_ERROR_SET_ACC', 'proxy_pool', 'score_books', 'hard_negatives',
@@ -121,39 +120,14 @@ def random_accuracy(n_items:int, draws:int=1000, seed:int=SEED, n_options:int=3)
                 sd=round(float(acc.std(ddof=1)), 2))
 
 # %% ../../nbs/09_human_proxy.ipynb #d93d9ece
-def model_retrievers(profile:str|Profile, runs:list[tuple], # (model, L, R) of Table 3 runs (`retrieval.table3_runs`)
-                     )->list[dict]:
-    "Per run: model, L, R and its retriever, or `skip` with the reason."
-    prof, P = get_profile(profile), paths(profile)
-    tuning = P.results/'bm25_tuning.csv'
-    best = best_bm25(pd.read_csv(tuning)) if tuning.exists() else {}
-    dense, out = {}, []
-    for model, L, R in runs:
-        row, ret = dict(model=model, L=L, R=R), None
-        if model == 'random': ret = RandomRetriever(prof.seed)
-        elif model == 'BM25':
-            if (L, R) in best: ret = BM25Retriever(*best[(L, R)])
-            else: row['skip'] = f'no BM25 tuning for {L}/{R} in {tuning}: run the 07_retrieval stage'
-        # a fusion of Table 3 models (reciprocal-rank fusion, as the retrieval stages fuse them)
-        elif (parts := hybrid_parts(model)):
-            sub = model_retrievers(prof, [(p, L, R) for p in parts])
-            skip = [s['skip'] for s in sub if s.get('skip')]
-            if skip: row['skip'] = skip[0]
-            else: ret = HybridRetriever(*[s['retriever'] for s in sub])
-        elif model == 'dense-RELiC':
-            # dense_relic imports torch: loaded only when a trained model is used
-            from relic_nb.relic.dense_relic import DenseRelicRetriever, latest_model
-            try:
-                ret = DenseRelicRetriever(latest_model(prof, f'{L}/{R}'), cache=P.cache/'embeddings',
-                                          device=pick_device(prof.device))
-            except FileNotFoundError as e: row['skip'] = str(e)
-        else:
-            # the vectors Table 3's row was scored with
-            if model not in dense: dense[model] = zero_shot_retriever(prof, model)
-            ret = dense[model]
-        out.append(dict(row, retriever=ret))
+def model_retrievers(profile:str|Profile, runs:list[Run])->list[dict]:
+    "Per run: model, L, R and its retriever (built from its declaration and card), or `skip` with the reason."
+    rs, out = Retrievers(profile, keep=False), []
+    for run in map(Run._make, runs):
+        row = dict(model=run.model, L=run.L, R=run.R)
+        try: out.append(dict(row, retriever=rs[run]))
+        except FileNotFoundError as e: out.append(dict(row, retriever=None, skip=str(e)))
     return out
-
 
 # %% ../../nbs/09_human_proxy.ipynb #eff88d51
 def error_negatives(retriever, data:dict, pool:pd.DataFrame, share:float=1000 / 7514, n_max:int=100,

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/07_retrieval.ipynb #7a568ed2
 from __future__ import annotations
-import hashlib, re, time, zlib
+import hashlib, importlib, re, time, zlib
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -12,16 +12,18 @@ from ..config import (SEED, Profile, atomic_path, autocast, check_precision, get
                              paths, pick_device,
                              set_seed, write_csv, write_json)
 from ..bm25 import FastBM25, sentence_counts, tokenize
-from .task import (KS, TOP, CandidateSet, evaluate_retriever, load_relic, parse_context, quotes_table,
-                                 rankable_scores, recall_summary, relic_key, save_run)
+from .task import (KS, TOP, CandidateSet, Run, RunSpec, evaluate_retriever, load_relic, parse_context,
+                                 quotes_table, rankable_scores, read_card, recall_summary, relic_key,
+                                 save_run, table3, table3_runs)
 
 # %% auto #0
 __all__ = ['RETRIEVERS', 'UNSUPPORTED', 'ONNX_BACKENDS', 'BACKENDS', 'PASSAGES', 'RRF_K', 'PAPER_TABLE3', 'PAPER_AVG_CANDIDATES',
            'PAPER_TABLE_A9', 'TABLE3_COLUMNS', 'RandomRetriever', 'random_expectation', 'BM25Retriever', 'quote_sample',
            'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path', 'export_onnx', 'OnnxEncoder', 'unit',
            'prefix_sums', 'run_means', 'compose', 'DenseRetriever', 'ranks_of', 'fuse_ranks', 'reciprocal_rank_fusion',
-           'HybridRetriever', 'MemoRetriever', 'hybrid_name', 'hybrid_parts', 'table3_runs', 'plot_recall_at_k',
-           'run_summary', 'zero_shot_retriever', 'run_retrieval', 'beside_paper']
+           'HybridRetriever', 'MemoRetriever', 'random_retriever', 'bm25_retriever', 'zero_shot_builder',
+           'fused_params', 'Retrievers', 'plot_recall_at_k', 'run_summary', 'zero_shot_retriever', 'timed',
+           'evaluate_run', 'score_runs', 'run_retrieval', 'beside_paper']
 
 # %% ../../nbs/07_retrieval.ipynb #01a5f361
 class RandomRetriever:
@@ -43,10 +45,13 @@ class BM25Retriever:
     "BM25 over each candidate set with the bare context (left + right) as query."
     def __init__(self, k1:float=1.5, b:float=0.75, epsilon:float=0.25,
                  engine:str='fast', # 'fast' (FastBM25) or 'rank_bm25' (the library, slow)
-                 name:str='BM25'):
+                 name:str='BM25',
+                 store:dict|None=None, # indexes shared with other BM25Retrievers (each sets its own k1 and b to score)
+                ):
         if engine not in ('fast', 'rank_bm25'): raise ValueError(f"engine is 'fast' or 'rank_bm25', not {engine!r}")
         self.k1, self.b, self.epsilon, self.engine, self.name = k1, b, epsilon, engine, name
-        self._index, self._sentences = {}, {}
+        store = {} if store is None else store
+        self._index, self._sentences = store.setdefault('index', {}), store.setdefault('sentences', {})
     def index(self, cs:CandidateSet):
         "The (cached) BM25 index of a candidate set, set to this retriever's k1 and b."
         key = (cs.book, cs.n, len(cs.sentences), tuple(cs.starts[:1]), len(cs))
@@ -409,15 +414,6 @@ class MemoRetriever:
         return self._kept[key]
     def __repr__(self): return f'MemoRetriever({self.retriever!r})'
 
-def hybrid_name(*models:str)->str:
-    "The Table 3 name of the reciprocal-rank fusion of `models`: `'BM25+dense-RELiC (RRF)'`."
-    return '+'.join(models) + ' (RRF)'
-
-def hybrid_parts(model:str)->list[str]|None:
-    "The models a hybrid row fuses (the inverse of `hybrid_name`), or None for a single model."
-    m = re.fullmatch(r'(.+\+.+) \(RRF\)', model)
-    return m[1].split('+') if m else None
-
 # %% ../../nbs/07_retrieval.ipynb #7c56168f
 PAPER_TABLE3 = pd.DataFrame([   # the paper's Table 3 (RELiC test set; recall in percent)
     ('random', None, None, 0.0, 0.1, 0.1, 0.2, 1.2, 2.5, 2445.1, 33.3),
@@ -454,19 +450,81 @@ TABLE3_COLUMNS = ['model', 'L', 'R', 'params', 'queries', 'avg_candidates', *[f'
                   'proxy_acc']
 
 # %% ../../nbs/07_retrieval.ipynb #1d3532a0
-def table3_runs(profile:str|Profile)->list[tuple]:
-    """(model, L, R) of every run of Table 3, in its row order: random, BM25 and each zero-shot model per context,
-    each zero-shot model fused with BM25 per context, then dense-RELiC and dense-RELiC fused with BM25."""
-    prof = get_profile(profile)
-    ctx, dctx = [parse_context(c) for c in prof.retrieval.contexts], [parse_context(c)
-                                                                      for c in prof.dense_relic.contexts]
-    zero_shot = [(m, L, R) for m in prof.retrieval.dense_models for L, R in ctx]
-    return ([('random', None, None)] + [('BM25', L, R)
-                                        for L, R in ctx] + zero_shot + [(hybrid_name('BM25', m), L, R)
-                                                                        for m, L, R in zero_shot]
-            + [('dense-RELiC', L, R) for L, R in dctx] + [(hybrid_name('BM25', 'dense-RELiC'), L, R) for L, R in dctx])
+def random_retriever(rs:Retrievers, run:Run, config:dict)->tuple[RandomRetriever, str]:
+    "random, seeded by the config's seed."
+    return RandomRetriever(config['seed']), f"seed={config['seed']}"
 
-# %% ../../nbs/07_retrieval.ipynb #afa53b0a
+def bm25_retriever(rs:Retrievers, run:Run, config:dict)->tuple[BM25Retriever, str]:
+    "BM25 with the config's k1 and b; the indexes are shared by every BM25 run of `rs`."
+    r = BM25Retriever(config['k1'], config['b'], store=rs.shared('BM25 indexes', dict))
+    return r, f'k1={r.k1:g} b={r.b:g}'
+
+def zero_shot_builder(rs:Retrievers, run:Run, config:dict)->tuple[DenseRetriever, str]:
+    "A zero-shot encoder (`zero_shot_retriever`), one for all the run's context sizes; params: its similarity."
+    dr = rs.shared(('zero-shot', run.model), lambda: zero_shot_retriever(rs.prof, run.model))
+    return dr, dr.spec['similarity']
+
+def fused_params(parts:list[tuple[str, str]])->str:
+    "The params of a fusion from its parts' (model, params); params with a comma are put in brackets."
+    return f'RRF k={RRF_K}: ' + ' + '.join(f'{m} ({p})' if ',' in p else f'{m} {p}' for m, p in parts)
+
+# %% ../../nbs/07_retrieval.ipynb #dfd64a85
+class Retrievers:
+    """The retrievers of a profile's declared runs (`task.table3`): each built on first use from its builder and its
+    config (given, else its card), and kept with the scores it gave."""
+    def __init__(self, profile:str|Profile, configs:dict|None=None,
+                 keep:bool=True): # keep the scores each gave (a fusion reuses its parts'); False: score every call
+        self.prof, self.keep = get_profile(profile), keep
+        self.specs = {s.model: s for s in table3(self.prof)}
+        self.configs, self.scored = dict(configs or {}), {}        # scored: run -> candidate sets it scored
+        self._built, self._shared = {}, {}
+
+    def shared(self, key, make):
+        "One object for all runs (an encoder, BM25's indexes), made by `make()` on first use."
+        if key not in self._shared: self._shared[key] = make()
+        return self._shared[key]
+
+    def made(self, kind:type)->list:
+        "The shared objects of type `kind` made so far (the zero-shot encoders: `made(DenseRetriever)`)."
+        return [v for v in self._shared.values() if isinstance(v, kind)]
+
+    def config(self, run:Run)->dict:
+        "What `run`'s retriever is built with: as given, else from its card (`task.read_card`)."
+        if run not in self.configs: self.configs[run] = read_card(self.prof, run)['config']
+        return self.configs[run]
+
+    def spec(self, run:Run)->RunSpec:
+        "The declaration of `run`'s model."
+        if run.model not in self.specs:
+            raise KeyError(f"{run.model!r} is not a run of Table 3 in profile {self.prof.name!r}; the declared ones: "
+                           f"{', '.join(self.specs)} (task.table3)")
+        return self.specs[run.model]
+
+    def build(self, run:Run)->tuple:
+        "`run`'s (retriever, params), built on first use: a fusion from its parts at the same context size."
+        run = Run(*run)
+        if run not in self._built:
+            spec = self.spec(run)
+            if spec.parts:
+                parts = [self.build(Run(m, run.L, run.R)) for m in spec.parts]
+                made = HybridRetriever(*(r for r, _ in parts)), fused_params([(m, p) for m, (_, p) in
+                                                                              zip(spec.parts, parts)])
+            else:
+                module, fn = spec.build.split(':')
+                r, params = getattr(importlib.import_module(f'relic_nb.{module}'), fn)(self, run, self.config(run))
+                made = (MemoRetriever(r) if self.keep else r), params
+            self._built[run] = made
+        return self._built[run]
+
+    def __getitem__(self, run:Run): return self.build(run)[0]
+    def params(self, run:Run)->str: return self.build(run)[1]
+
+    def forget(self, L, R):
+        "Drop the runs built at context L/R and the scores they kept (the shared encoders stay)."
+        for run in [r for r in self._built if (r.L, r.R) == (L, R)]:
+            if isinstance(r := self._built.pop(run)[0], MemoRetriever): self.scored[run] = r.scored
+
+# %% ../../nbs/07_retrieval.ipynb #10f452aa
 def plot_recall_at_k(runs:dict, # (model, L, R) -> per-quote ranks (`evaluate`), in the order of the legend
                      contexts, # the L/R context sizes, in colour order ('4/4' or (4, 4))
                      path:Path|None=None, # save the figure here (and close it); None: return it open
@@ -493,6 +551,7 @@ def plot_recall_at_k(runs:dict, # (model, L, R) -> per-quote ranks (`evaluate`),
     plt.close(fig)
     return Path(path)
 
+# %% ../../nbs/07_retrieval.ipynb #0ed18b24
 def run_summary(runs:list[tuple])->pd.DataFrame:
     """Table 3's figures of runs `(model, L, R, params, per-quote ranks)`, one row each in their order (for display;
     the report writes Table 3)."""
@@ -502,62 +561,67 @@ def run_summary(runs:list[tuple])->pd.DataFrame:
 
 def zero_shot_retriever(profile:str|Profile, model:str)->DenseRetriever:
     """The zero-shot dense retriever `model` as the profile's retrieval settings make it (backend, precision, batch,
-    threads, cache): every stage that scores Table 3's dense rows builds it here, so they share one set of
+    threads, cache): every stage that uses Table 3's zero-shot rows builds it here, so they share one set of
     vectors."""
     prof = get_profile(profile); S = prof.retrieval
     return DenseRetriever(model, cache=paths(prof).cache/'embeddings', device=pick_device(prof.device),
                           batch_size=S.batch_size,
                           n_threads=prof.n_threads, precision=prof.precision, backend=S.backend, passages=S.passages)
 
+# %% ../../nbs/07_retrieval.ipynb #e74dc833
+def timed(timings:list|None, step:str, fn):
+    "`fn()`, its seconds appended to `timings` (a list of rows) as `step`."
+    t0 = time.time(); out = fn()
+    if timings is not None: timings.append(dict(step=step, seconds=round(time.time() - t0, 2)))
+    return out
+
+def evaluate_run(retriever, run:Run, data:dict)->pd.DataFrame:
+    "Per-quote ranks of a run's retriever on a split, at the run's context size (random reads none)."
+    return evaluate_retriever(retriever, data, *(() if run.L is None else (run.L, run.R)))
+
+def score_runs(rs:Retrievers, stage:str, data:dict, # the test split
+               timings:list|None=None)->dict[Run, pd.DataFrame]:
+    "Score and save every run `stage` owns, a context size at a time; per-quote ranks by run, in Table 3's order."
+    runs, out = table3_runs(rs.prof, stage), {}
+    for L, R in dict.fromkeys((r.L, r.R) for r in runs):
+        for run in [r for r in runs if (r.L, r.R) == (L, R)]:
+            out[run] = timed(timings, run.model if L is None else f'{run.model} {L}/{R}',
+                             lambda: evaluate_run(rs[run], run, data))
+            save_run(rs.prof, run, rs.params(run), out[run], stage, rs.config(run))
+        rs.forget(L, R)
+    return {r: out[r] for r in runs}
+
+# %% ../../nbs/07_retrieval.ipynb #218f7835
 def run_retrieval(profile:str|Profile)->dict:
-    """Evaluate random, tuned BM25, the zero-shot dense models and their fusions with BM25 on the test split; write
-    each run's ranks and submission, the keys, the tuning and the figure."""
+    """Tune BM25 on validation, then score and save this stage's declared runs on test (random, BM25, the zero-shot
+    encoders and their fusions with BM25); write the keys, the tuning and the figure."""
     prof = get_profile(profile); P = paths(prof).ensure(); S = prof.retrieval
     set_seed(prof.seed)
-    precision = prof.precision
-    check_precision(precision, pick_device(prof.device))
-    ctx = [parse_context(c) for c in S.contexts]
+    check_precision(prof.precision, pick_device(prof.device))
     data = {s: load_relic(prof, s) for s in ('val', 'test')}
-    subs, timings, runs = P.results/'submissions', [], []          # runs: (model, L, R, params, per-quote ranks)
-    for split, d in data.items(): write_json(subs/split/'key.json', relic_key(d))
-    def timed(step, fn):
-        t0 = time.time(); out = fn(); timings.append(dict(step=step, seconds=round(time.time() - t0, 2))); return out
-    runs.append(('random', None, None, f'seed={prof.seed}',
-                 timed('random', lambda: evaluate_retriever(RandomRetriever(prof.seed), data['test']))))
-    tuning = timed('BM25 tuning on val',
-                   lambda: tune_bm25(data['val'], ctx, S.bm25_k1, S.bm25_b, S.bm25_tune_quotes, prof.seed))
-    best, bm = best_bm25(tuning), BM25Retriever()
-    for L, R in ctx:
-        bm.k1, bm.b = best[(L, R)]
-        runs.append(('BM25', L, R, f'k1={bm.k1:g} b={bm.b:g}',
-                     timed(f'BM25 {L}/{R}', lambda: evaluate_retriever(bm, data['test'], L, R))))
-    # BM25 + each zero-shot model, after all zero-shot rows
-    hybrids = []
-    for m in S.dense_models:
-        dr = zero_shot_retriever(prof, m)
-        for L, R in ctx:
-            # this context's dense scores, fused below without scoring again
-            kept = MemoRetriever(dr)
-            runs.append((dr.name, L, R, dr.spec['similarity'],
-                         timed(f'{dr.name} {L}/{R}', lambda: evaluate_retriever(kept, data['test'], L, R))))
-            bm.k1, bm.b = best[(L, R)]
-            name, hy = hybrid_name('BM25', dr.name), HybridRetriever(bm, kept)
-            hybrids.append((name, L, R,
-                            f'RRF k={RRF_K}: BM25 k1={bm.k1:g} b={bm.b:g} + {dr.name} {dr.spec["similarity"]}',
-                            timed(f'{name} {L}/{R}', lambda: evaluate_retriever(hy, data['test'], L, R))))
+    for split, d in data.items(): write_json(P.results/'submissions'/split/'key.json', relic_key(d))
+    timings = []
+    tuning = timed(timings, 'BM25 tuning on val', lambda: tune_bm25(data['val'], [parse_context(c) for c in S.contexts],
+                                                                    S.bm25_k1, S.bm25_b, S.bm25_tune_quotes, prof.seed))
+    best = best_bm25(tuning)
+    configs = {r: {} for r in table3_runs(prof, '07_retrieval')}
+    configs.update({Run('random'): dict(seed=prof.seed),
+                    **{Run('BM25', L, R): dict(k1=k1, b=b) for (L, R), (k1, b) in best.items()}})
+    rs = Retrievers(prof, configs)
+    runs = score_runs(rs, '07_retrieval', data['test'], timings)
+    for dr in rs.made(DenseRetriever):
         timings.append(dict(step=f'{dr.name}: encoding {dr.encoded} texts (cache misses)',
                             seconds=round(dr.encode_seconds, 2)))
-    runs += hybrids
-    for model, L, R, params, pq in runs: save_run(prof, model, L, R, params, pq)
     write_csv(tuning, P.results/'bm25_tuning.csv')
-    by_run = {(m, L, R): pq for m, L, R, _, pq in runs}
-    plot_recall_at_k(by_run, ctx, P.figures/'recall_at_k.png',
+    plot_recall_at_k(runs, [parse_context(c) for c in S.contexts], P.figures/'recall_at_k.png',
                      title=f'RELiC retrieval baselines, test split ({prof.name})')
     timings = pd.DataFrame(timings); write_csv(timings, P.runs/'retrieval_timings.csv')
-    return dict(table=run_summary(runs), tuning=tuning, best=best, timings=timings, data=data, runs=by_run)
+    table = run_summary([(*r, rs.params(r), pq) for r, pq in runs.items()])
+    return dict(table=table, tuning=tuning, best=best, timings=timings, data=data, runs=runs)
 
-# the paper's rows (default: its Table 3, `PAPER_TABLE3`)
-def beside_paper(ours:pd.DataFrame, paper:pd.DataFrame|None=None,
+# %% ../../nbs/07_retrieval.ipynb #429f74a9
+def beside_paper(ours:pd.DataFrame,
+                 paper:pd.DataFrame|None=None, # the paper's rows (default: its Table 3, `PAPER_TABLE3`)
                  keys=('model', 'L', 'R'),
                  cols=None, # columns to compare (default: every recall@k and the mean rank)
                 )->pd.DataFrame:

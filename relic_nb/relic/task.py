@@ -17,7 +17,8 @@ __all__ = ['KS', 'TOP', 'RANK_COLUMNS', 'RelicFormatError', 'validate_relic', 'w
            'load_relic', 'query_text', 'write_beir', 'CandidateSet', 'parse_context', 'quotes_table', 'rankable_scores',
            'gold_ranks', 'top_k', 'evaluate_retriever', 'recall_summary', 'by_length', 'SubmissionError', 'relic_key',
            'to_submission', 'validate_submission', 'score_submission', 'main', 'Run', 'run_slug', 'rank_path',
-           'write_ranks', 'read_ranks', 'save_run']
+           'write_ranks', 'read_ranks', 'card_path', 'save_run', 'read_card', 'hybrid_name', 'RunSpec', 'fusion',
+           'table3', 'table3_runs']
 
 # %% ../../nbs/00e_relic_task.ipynb #ecdfda27
 class RelicFormatError(ValueError): "A RELiC-format file or dict is malformed; the message says where and what."
@@ -292,7 +293,66 @@ def read_ranks(profile:str|Profile, model:str, L, R, path:Path|None=None)->pd.Da
     return (pd.read_csv(f, dtype={'L': 'Int64', 'R': 'Int64'}, keep_default_na=False,
                         na_values={'L': [''], 'R': ['']}) if f.exists() else None)
 
-def save_run(profile:str|Profile, model:str, L, R, params:str, per_quote:pd.DataFrame, split:str='test')->Path:
-    "Write a run's per-quote ranks and its submission (`submissions/<split>/<slug>.json`); returns the ranks file."
-    write_json(paths(profile).results/'submissions'/split/f'{run_slug(model, L, R)}.json', to_submission(per_quote))
-    return write_ranks(profile, model, L, R, params, per_quote)
+def card_path(profile:str|Profile, run:Run)->Path:
+    "The card of a run: `results/<profile>/ranks/<run slug>.json`, beside its ranks."
+    return rank_path(profile, *run).with_suffix('.json')
+
+def save_run(profile:str|Profile, run:Run, params:str, per_quote:pd.DataFrame,
+             stage:str, # the stage that scored it
+             config:dict|None=None, # what its retriever was built with (e.g. BM25's k1 and b)
+             split:str='test')->Path:
+    """Write a run's per-quote ranks, its submission (`submissions/<split>/<slug>.json`) and its card
+    (`card_path`); returns the ranks file."""
+    write_json(paths(profile).results/'submissions'/split/f'{run.slug}.json', to_submission(per_quote))
+    write_json(card_path(profile, run), dict(run._asdict(), stage=stage, params=params, config=config or {}))
+    return write_ranks(profile, *run, params, per_quote)
+
+def read_card(profile:str|Profile, run:Run)->dict:
+    "The card `save_run` wrote for `run`: its model, L, R, stage, params and config."
+    f = card_path(profile, run)
+    if not f.exists():
+        raise FileNotFoundError(f'No run {run.model} {run.L}/{run.R} in {f.parent}: run the stage that scores it '
+                                f'first (the declared runs, `retrieval.table3`, name it).')
+    return json.loads(f.read_text())
+
+
+# %% ../../nbs/00e_relic_task.ipynb #0ffa052d
+def hybrid_name(*models:str)->str:
+    "The Table 3 name of the reciprocal-rank fusion of `models`: `'BM25+dense-RELiC (RRF)'`."
+    return '+'.join(models) + ' (RRF)'
+
+@dataclass(frozen=True)
+class RunSpec:
+    "Rows of Table 3: one retriever at each of its context sizes, the stage that scores it, and how it is built."
+    model:str                 # Table 3's model column
+    contexts:tuple            # the (L, R) it runs at; ((None, None),) for random, which reads no context
+    stage:str                 # the stage that scores it and writes its runs
+    build:str = ''            # 'module:function' under relic_nb: (Retrievers, Run, config) -> retriever
+    parts:tuple = ()          # a fusion: the models it fuses, each at the same context size (no builder)
+    exact:bool = False        # ranks the same bit for bit on any CPU (integer and float64 arithmetic only)
+    def runs(self)->list[Run]:
+        "Its rows, in context order."
+        return [Run(self.model, L, R) for L, R in self.contexts]
+
+def fusion(*specs:RunSpec)->RunSpec:
+    "The reciprocal-rank fusion of `specs` at the last one's context sizes, scored by the last one's stage."
+    return RunSpec(hybrid_name(*(s.model for s in specs)), specs[-1].contexts, specs[-1].stage,
+                   parts=tuple(s.model for s in specs), exact=all(s.exact for s in specs))
+
+def table3(profile:str|Profile)->list[RunSpec]:
+    """Table 3's runs for a profile, in its row order: random; tuned BM25 and each zero-shot encoder at every
+    retrieval context; each encoder fused with BM25; dense-RELiC at its trained contexts; dense-RELiC fused with
+    BM25."""
+    prof = get_profile(profile)
+    ctx = tuple(parse_context(c) for c in prof.retrieval.contexts)
+    bm25 = RunSpec('BM25', ctx, '07_retrieval', 'relic.retrieval:bm25_retriever', exact=True)
+    zero_shot = [RunSpec(m, ctx, '07_retrieval', 'relic.retrieval:zero_shot_builder')
+                 for m in prof.retrieval.dense_models]
+    dense = RunSpec('dense-RELiC', tuple(parse_context(c) for c in prof.dense_relic.contexts), '08_dense_relic',
+                    'relic.dense_relic:dense_relic_builder')
+    return [RunSpec('random', ((None, None),), '07_retrieval', 'relic.retrieval:random_retriever', exact=True),
+            bm25, *zero_shot, *[fusion(bm25, z) for z in zero_shot], dense, fusion(bm25, dense)]
+
+def table3_runs(profile:str|Profile, stage:str|None=None)->list[Run]:
+    "Every row of Table 3 (`table3`), in its order; only those `stage` scores, if given."
+    return [r for s in table3(profile) if stage in (None, s.stage) for r in s.runs()]
