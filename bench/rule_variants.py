@@ -40,11 +40,11 @@ def patches(W, name):
             if not (quoted and in_prose): return t
             said = lambda s: ' '.join(s[x:y] for x, y in W.marked_spans(s)) or s
             out = lambda j: W.covered(said(ns[j]), quoted) < edge_cover
-            while t['j1'] > t['j0'] and out(t['j0']): t['j0'] += 1
-            while t['j1'] > t['j0'] and out(t['j1']): t['j1'] -= 1
-            gold = ' '.join(ns[t['j0']:t['j1'] + 1])
-            while t['i1'] > t['i0'] and W.covered(cs[t['i0']], gold) < 0.5: t['i0'] += 1
-            while t['i1'] > t['i0'] and W.covered(cs[t['i1']], gold) < 0.5: t['i1'] -= 1
+            while t.j1 > t.j0 and out(t.j0): t.j0 += 1
+            while t.j1 > t.j0 and out(t.j1): t.j1 -= 1
+            gold = ' '.join(ns[t.j0:t.j1 + 1])
+            while t.i1 > t.i0 and W.covered(cs[t.i0], gold) < 0.5: t.i0 += 1
+            while t.i1 > t.i0 and W.covered(cs[t.i1], gold) < 0.5: t.i1 -= 1
             return t
         return [(W, 'edge_trim', edge_trim)]
     if name == 'two-rare-words':
@@ -55,7 +55,7 @@ def patches(W, name):
         return [(W, 'RULES', W.RULES + [W.Rule('two_rare_words', 'leakage', two_rare_words)])]
     if name == 'other-text':
         def other_text(c):
-            marks = W.marked_text(c.span['i0'], c.span['i0'], c.critic, c.para, c.inline)
+            marks = W.marked_text(c.span.i0, c.span.i0, c.critic, c.para, c.inline)
             if not marks: return False
             grams = {g for x in c.novel for g in W.word_ngrams(x)}
             other = sum(r.count(' ') + 1 for r in W.beyond(W.unbracketed(marks), c.gold_text) if W.novel_share(r, grams) < W.NOVEL_SHARE)

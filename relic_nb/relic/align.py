@@ -4,11 +4,12 @@
 
 # %% ../../nbs/04_align.ipynb #e6b50201
 from __future__ import annotations
-import re, time
+import json, re, time
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from difflib import SequenceMatcher
 from pathlib import Path
+from typing import NamedTuple
 import pandas as pd
 from rapidfuzz import fuzz
 from ..config import (AlignSettings, Profile, get_profile, paths, parallel_map, atomic_path, write_csv, write_json,
@@ -19,8 +20,8 @@ from .segment import segmentation_table, load_sentences
 # %% auto #0
 __all__ = ['QRATIO_MIN', 'MIN_TOKENS', 'LCS_MIN', 'SHINGLE', 'MAX_POSTING', 'PARTIAL_MIN', 'PARTIAL_COVER', 'PIECE_SHARE',
            'COVER_RUN', 'KEPT_PAIRS', 'shingles', 'norm', 'qratio', 'lcs_chars', 'covered', 'quoted_spans', 'cut_at',
-           'Unit', 'CriticIndex', 'match_novel', 'resolve', 'find_blocks', 'merge_pieces', 'align_corpus',
-           'source_report', 'align_path', 'kept_pairs', 'run_alignment']
+           'Unit', 'CriticIndex', 'match_novel', 'Label', 'Block', 'resolve', 'find_blocks', 'merge_pieces',
+           'align_corpus', 'source_report', 'align_path', 'read_alignment', 'kept_pairs', 'run_alignment']
 
 # %% ../../nbs/04_align.ipynb #ba204c0f
 QRATIO_MIN = 80.0  # the paper's fuzzy-match threshold
@@ -118,19 +119,43 @@ def match_novel(index:CriticIndex, novel:str, sentences:list[str], min_score:flo
         prev_hits, prev_norm, prev_len = hits, s_norm, len(ws)
     return out
 
+# %% ../../nbs/04_align.ipynb #52ca12c6
+class Label(NamedTuple):
+    "A critic sentence's match: sentences j0..j1 of `novel`, the match's score and how it was found."
+    novel:str
+    j0:int
+    j1:int
+    score:float
+    how:str             # 'qratio', 'pair' (two novel sentences) or 'partial'
+
+@dataclass
+class Block:
+    "A block quote: critic sentences i0..i1 quoting sentences j0..j1 of `novel`."
+    novel:str
+    i0:int
+    i1:int
+    j0:int
+    j1:int
+    lcs:int = 0         # sentences it grew by, on a long common substring with the novel's (`find_blocks`)
+    pieces:int = 1      # pieces of the quotation merged into it (`merge_pieces`)
+    @classmethod
+    def of(cls, b:Block|dict)->Block:
+        "`b` as a Block (from its dict, as `run_alignment` writes it)."
+        return b if isinstance(b, Block) else cls(**b)
+
 # %% ../../nbs/04_align.ipynb #dce6172d
 def resolve(index:CriticIndex, matches:list[tuple], critics:dict[str, list[str]],
             # per critic, the paragraph index of each sentence (0 for all when None)
             paragraphs:dict[str, list[int]]|None=None,
            )->dict[str, dict]:
-    """Per critic: its sentences (inline quotations cut out), each one's match (novel, j0, j1, score, how) or None,
+    """Per critic: its sentences (inline quotations cut out), each one's match (a `Label`) or None,
     its paragraph and whether it is an inline quotation."""
     best = {}   # the higher score wins (an inline quotation that fits better than its whole sentence is cut out);
                 # on a tie the whole sentence, then the first novel and sentence
     for u, novel, j0, j1, sc, how in sorted(matches,
                                             key=lambda m: (-m[4], index.units[m[0]].span is not None, m[1], m[2],
                                                            m[0])):
-        best.setdefault((index.units[u].critic, index.units[u].sent), (index.units[u], (novel, j0, j1, sc, how)))
+        best.setdefault((index.units[u].critic, index.units[u].sent), (index.units[u], Label(novel, j0, j1, sc, how)))
     out = {}
     for c in sorted(critics):
         sents, labels, para, inline = [], [], [], []
@@ -153,58 +178,59 @@ def resolve(index:CriticIndex, matches:list[tuple], critics:dict[str, list[str]]
     return out
 
 # %% ../../nbs/04_align.ipynb #1c65743a
-def find_blocks(critic_sents:list[str], labels:list, novels:dict[str, list[str]], lcs_min:int=LCS_MIN)->list[dict]:
-    "Block quotes of one critic: dicts with novel, critic span [i0, i1], novel span [j0, j1] and how each grew."
-    blocks, i = [], 0
+def find_blocks(critic_sents:list[str], labels:list, # each sentence's `Label` (or its tuple), or None
+                novels:dict[str, list[str]], lcs_min:int=LCS_MIN)->list[Block]:
+    "Block quotes of one critic, each grown by the sentences next to it that share a long substring with the novel's."
+    labels, blocks, i = [None if l is None else Label(*l) for l in labels], [], 0
     while i < len(labels):
         if labels[i] is None: i += 1; continue
-        novel, j0 = labels[i][0], labels[i][1]; i0 = i
-        while i + 1 < len(labels) and labels[i+1] and labels[i+1][0] == novel and labels[i+1][1] == labels[i][2] + 1:
+        novel, j0 = labels[i].novel, labels[i].j0; i0 = i
+        while i + 1 < len(labels) and labels[i+1] and labels[i+1].novel == novel and labels[i+1].j0 == labels[i].j1 + 1:
             i += 1
-        blocks.append(dict(novel=novel, i0=i0, i1=i, j0=j0, j1=labels[i][2], lcs=0)); i += 1
-    taken = {k for b in blocks for k in range(b['i0'], b['i1'] + 1)}
+        blocks.append(Block(novel, i0, i, j0, labels[i].j1)); i += 1
+    taken = {k for b in blocks for k in range(b.i0, b.i1 + 1)}
     for b in blocks:
-        sents = novels[b['novel']]
+        sents = novels[b.novel]
         while True:
-            l, r = b['i0'] - 1, b['i1'] + 1
-            if l >= 0 and l not in taken and b['j0'] > 0 and lcs_chars(critic_sents[l], sents[b['j0'] - 1]) >= lcs_min \
-               and covered(critic_sents[l], sents[b['j0'] - 1]) >= PIECE_SHARE:
-                b['i0'], b['j0'], b['lcs'] = l, b['j0'] - 1, b['lcs'] + 1; taken.add(l)
-            elif r < len(critic_sents) and r not in taken and b['j1'] + 1 < len(sents) \
-                 and lcs_chars(critic_sents[r], sents[b['j1'] + 1]) >= lcs_min \
-                 and covered(critic_sents[r], sents[b['j1'] + 1]) >= PIECE_SHARE:
-                b['i1'], b['j1'], b['lcs'] = r, b['j1'] + 1, b['lcs'] + 1; taken.add(r)
+            l, r = b.i0 - 1, b.i1 + 1
+            if l >= 0 and l not in taken and b.j0 > 0 and lcs_chars(critic_sents[l], sents[b.j0 - 1]) >= lcs_min \
+               and covered(critic_sents[l], sents[b.j0 - 1]) >= PIECE_SHARE:
+                b.i0, b.j0, b.lcs = l, b.j0 - 1, b.lcs + 1; taken.add(l)
+            elif r < len(critic_sents) and r not in taken and b.j1 + 1 < len(sents) \
+                 and lcs_chars(critic_sents[r], sents[b.j1 + 1]) >= lcs_min \
+                 and covered(critic_sents[r], sents[b.j1 + 1]) >= PIECE_SHARE:
+                b.i1, b.j1, b.lcs = r, b.j1 + 1, b.lcs + 1; taken.add(r)
             else: break
     merged = []                                            # blocks that grew into each other are one quotation
-    for b in sorted(blocks, key=lambda b: b['i0']):
+    for b in sorted(blocks, key=lambda b: b.i0):
         m = merged[-1] if merged else None
-        if m and m['novel'] == b['novel'] and b['i0'] == m['i1'] + 1 and b['j0'] == m['j1'] + 1:
-            m['i1'], m['j1'], m['lcs'] = b['i1'], b['j1'], m['lcs'] + b['lcs']
+        if m and m.novel == b.novel and b.i0 == m.i1 + 1 and b.j0 == m.j1 + 1:
+            m.i1, m.j1, m.lcs = b.i1, b.j1, m.lcs + b.lcs
         else: merged.append(b)
     return merged
 
 # %% ../../nbs/04_align.ipynb #c8b46a79
-def merge_pieces(blocks:list[dict], critic_sents:list[str], gap_novel:int=AlignSettings.merge_gap_novel,
+def merge_pieces(blocks:list[Block], critic_sents:list[str], gap_novel:int=AlignSettings.merge_gap_novel,
                  tag_words:int=AlignSettings.tag_words,
                  # novel sentences: a gap sentence that is the skipped novel text also joins
                  novels:dict[str, list[str]]|None=None,
-                )->list[dict]:
-    "Blocks of one critic with the pieces of each quotation merged; each block gets `pieces` (how many it was made of)."
+                )->list[Block]:
+    "Blocks of one critic with the pieces of each quotation merged (`pieces` counts them)."
     # a speech tag or ellipsis, or the novel's text between the pieces
     def joins(i, m, b):
         if len(words(critic_sents[i])) <= tag_words: return True
         return (novels is not None
-                and covered(critic_sents[i], ' '.join(novels[m['novel']][m['j1']:b['j0'] + 1])) >= PIECE_SHARE)
+                and covered(critic_sents[i], ' '.join(novels[m.novel][m.j1:b.j0 + 1])) >= PIECE_SHARE)
     out = []
-    for b in sorted(blocks, key=lambda b: b['i0']):
-        b = dict(b, pieces=b.get('pieces', 1))
+    for b in sorted(blocks, key=lambda b: b.i0):
+        b = replace(Block.of(b))
         # the last piece of this novel
-        k = next((k for k in range(len(out) - 1, -1, -1) if out[k]['novel'] == b['novel']), None)
+        k = next((k for k in range(len(out) - 1, -1, -1) if out[k].novel == b.novel), None)
         # (a stray match to another book in between, e.g. a short line, is absorbed)
         m = out[k] if k is not None else None
-        if m and m['j1'] <= b['j0'] <= m['j1'] + 1 + gap_novel and b['j1'] >= m['j1'] \
-           and b['i0'] - m['i1'] <= 1 + gap_novel and all(joins(i, m, b) for i in range(m['i1'] + 1, b['i0'])):
-            m.update(i1=b['i1'], j1=b['j1'], lcs=m['lcs'] + b['lcs'], pieces=m['pieces'] + b['pieces']); del out[k + 1:]
+        if m and m.j1 <= b.j0 <= m.j1 + 1 + gap_novel and b.j1 >= m.j1 \
+           and b.i0 - m.i1 <= 1 + gap_novel and all(joins(i, m, b) for i in range(m.i1 + 1, b.i0)):
+            m.i1, m.j1, m.lcs, m.pieces = b.i1, b.j1, m.lcs + b.lcs, m.pieces + b.pieces; del out[k + 1:]
         else: out.append(b)
     return out
 
@@ -240,9 +266,9 @@ def source_report(aligned:dict[str, dict], min_quotes:int=1, max_quote_share:flo
     "One row per (critic, novel) pair with blocks: counts, and whether the pair is kept (else why not)."
     rows, years = [], years or {}
     for c, r in sorted(aligned.items()):
-        n = len(r['sentences']); quoted = sum(b['i1'] - b['i0'] + 1 for b in r['blocks'])
+        n = len(r['sentences']); quoted = sum(b.i1 - b.i0 + 1 for b in r['blocks'])
         share = quoted / max(n, 1)
-        for novel, bs in sorted(pd.Series(r['blocks'], dtype=object).groupby([b['novel'] for b in r['blocks']])
+        for novel, bs in sorted(pd.Series(r['blocks'], dtype=object).groupby([b.novel for b in r['blocks']])
                                 if r['blocks'] else []):
             k = len(bs)
             yc, yn = years.get(c), years.get(novel)
@@ -259,6 +285,12 @@ def source_report(aligned:dict[str, dict], min_quotes:int=1, max_quote_share:flo
 KEPT_PAIRS = 'kept_pairs.csv'   # the (critic, novel) pairs the source filter kept, beside the critics' alignments
 
 def align_path(profile:str|Profile)->Path: return paths(profile).processed/'align'
+
+def read_alignment(f:Path)->dict:
+    "A critic's alignment as `run_alignment` wrote it (`align_path`), its labels `Label`s and its blocks `Block`s."
+    a = json.loads(Path(f).read_text())
+    return dict(a, labels=[None if l is None else Label(*l) for l in a['labels']],
+                blocks=[Block(**b) for b in a['blocks']])
 
 def kept_pairs(profile:str|Profile)->set[tuple[str, str]]:
     "The (critic, novel) pairs whose block quotes become windows: those `source_report` kept."
@@ -281,7 +313,8 @@ def run_alignment(profile:str|Profile)->dict:
     # the folder is replaced whole: critics no longer kept do not linger
     with atomic_path(align_path(prof)) as tmp:
         Path(tmp).mkdir()
-        for c, r in aligned.items(): write_json(Path(tmp)/f'{c}.json', dict(critic=c, **r))
+        for c, r in aligned.items():
+            write_json(Path(tmp)/f'{c}.json', {**dict(critic=c, **r), 'blocks': [asdict(b) for b in r['blocks']]})
         write_csv(report.loc[report.kept.astype(bool), ['critic', 'novel']], Path(tmp)/KEPT_PAIRS)
     write_csv(report, paths(prof).results/'alignment_sources.csv')
     return dict(aligned=aligned, sources=report, seconds=round(time.time() - t0, 1))

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from ..config import (SEED, DatasetChecksSettings, Profile, get_profile, paths, parallel_map, atomic_path,
                              write_csv, words)
-from .align import MIN_TOKENS, align_path
+from .align import MIN_TOKENS, Block, align_path, read_alignment
 from .task import read_relic
 from ..corpus import Corpus, decode_text
 from .segment import load_sentences, segmentation_table, criticism_paragraphs
@@ -152,16 +152,16 @@ def locate(raw:RawText, parts:list[str],
 
 # %% ../../nbs/06_dataset_checks.ipynb #ecfe78a3
 def critic_extent(sents:list[str], # the critic's sentences as the aligner numbered them
-                  w:dict, blocks:list[dict]=())->tuple[int, int]:
+                  w:dict, blocks:list[Block]=())->tuple[int, int]:
     """The critic sentences `i0..i1` that the window's gold stands for: up to its right context, else the aligner's
     block."""
     i0, right = w['i0'], w['right']
     if right:
         for j in range(i0 + 1, min(len(sents), i0 + 200)):
             if sents[j:j + len(right)] == right: return i0, j - 1
-    ends = [b['i1'] for b in blocks if b['novel'] == w['novel'] and b['j0'] <= w['start'] + w['n'] - 1
-            and b['j1'] >= w['start']
-            and b['i0'] <= i0 + 1 and b['i1'] >= i0]
+    ends = [b.i1 for b in blocks if b.novel == w['novel'] and b.j0 <= w['start'] + w['n'] - 1
+            and b.j1 >= w['start']
+            and b.i0 <= i0 + 1 and b.i1 >= i0]
     return i0, max(ends + [i0])
 
 MARK_OPEN, MARK_CLOSE = '⟦', '⟧'
@@ -328,7 +328,7 @@ def with_sources(profile:str|Profile, sample:list[dict], chars:int=400, # raw ch
         if c not in critics:
             p = corpus.path(c)
             critics[c] = (f'{p.parent.name}/{p.name}', RawText(decode_text(p.read_bytes())),
-                          json.loads((align_path(profile)/f'{c}.json').read_text()))
+                          read_alignment(align_path(profile)/f'{c}.json'))
         name, raw, a = critics[c]
         if w['novel'] not in novels: novels[w['novel']] = load_sentences(profile, w['novel'])['sentences']
         i0, i1 = critic_extent(a['sentences'], w, a['blocks'])

@@ -4,9 +4,9 @@
 
 # %% ../../nbs/05_windows.ipynb #8c8e74b1
 from __future__ import annotations
-import json, re
+import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from difflib import SequenceMatcher
 from functools import cached_property
 from pathlib import Path
@@ -16,7 +16,8 @@ from rapidfuzz import fuzz
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from ..config import Profile, WindowsSettings, atomic_path, get_profile, paths, write_csv
 from ..corpus import Corpus
-from .align import QRATIO_MIN, align_path, covered, kept_pairs, norm, qratio, words
+from .align import (Block, QRATIO_MIN, align_path, covered, kept_pairs, norm, qratio, read_alignment,
+                                  words)
 from .segment import load_sentences
 from .task import write_beir, write_relic
 
@@ -31,7 +32,7 @@ __all__ = ['NGRAM', 'MARKED_WORDS', 'SET_OFF_WORDS', 'FRAGMENT_WORDS', 'FRAGMENT
            'quotation_extent', 'Candidate', 'Rule', 'joined_too_long', 'too_long', 'skips_a_sentence', 'runs_on',
            'runs_past_gold', 'beyond', 'marks_go_on', 'goes_on_beside', 'split_by_tag', 'unmarked',
            'quotes_another_text', 'lead_only', 'one_sided', 'epigraph', 'repeats_gold', 'names_in', 'rare_echo',
-           'echoes_rare_phrase', 'unquoted_echo', 'gives_back_unquoted', 'judge', 'window_of', 'build_window',
+           'echoes_rare_phrase', 'unquoted_echo', 'gives_back_unquoted', 'judge', 'Window', 'window_of', 'build_window',
            'build_windows', 'outcomes_by_source', 'rules_table', 'to_relic', 'table1', 'windows_by_novel',
            'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
 
@@ -223,35 +224,35 @@ def continues_quote(critic_sent:str, novel_sent:str, edge_cover:float=WindowsSet
     "Whether a critic sentence next to a quotation is the novel's next (or previous) sentence: the quotation goes on."
     return covered(novel_sent, critic_sent, EDGE_RUN) >= edge_cover and covered(critic_sent, novel_sent) >= OWN_SHARE
 
-def edge_trim(b:dict, critic_sents:list[str], novel_sents:list[str], edge_cover:float=WindowsSettings.edge_cover,
+def edge_trim(b:Block, critic_sents:list[str], novel_sents:list[str], edge_cover:float=WindowsSettings.edge_cover,
               # what the critic's quotation marks hold (`marked_text`): the edges are measured against it
               quoted:str|None=None,
               # the quotation sits in the critic's own paragraph (not set off): its marks are the critic's
               in_prose:bool=False,
-             )->dict:
+             )->Block:
     "The block with its gold grown and cut to what the critic's (quoted) text mostly holds, and its critic edges cut."
-    b = dict(b); text = ' '.join(critic_sents[b['i0']:b['i1'] + 1])
+    b = replace(b); text = ' '.join(critic_sents[b.i0:b.i1 + 1])
     held = lambda j: covered(novel_sents[j], text, EDGE_RUN) >= edge_cover
-    while b['j0'] > 0 and held(b['j0'] - 1): b['j0'] -= 1                              # the novel was cut finer
-    while b['j1'] + 1 < len(novel_sents) and held(b['j1'] + 1): b['j1'] += 1
-    while b['j1'] > b['j0'] and not held(b['j0']): b['j0'] += 1
-    while b['j1'] > b['j0'] and not held(b['j1']): b['j1'] -= 1
-    if quoted and (in_prose or not any(has_quote_mark(x) for x in novel_sents[b['j0']:b['j1'] + 1])):
+    while b.j0 > 0 and held(b.j0 - 1): b.j0 -= 1                              # the novel was cut finer
+    while b.j1 + 1 < len(novel_sents) and held(b.j1 + 1): b.j1 += 1
+    while b.j1 > b.j0 and not held(b.j0): b.j0 += 1
+    while b.j1 > b.j0 and not held(b.j1): b.j1 -= 1
+    if quoted and (in_prose or not any(has_quote_mark(x) for x in novel_sents[b.j0:b.j1 + 1])):
         outside = (lambda j: covered(novel_sents[j], quoted) < edge_cover
                    and not (in_prose and has_quote_mark(novel_sents[j])))
-        while b['j1'] > b['j0'] and outside(b['j0']): b['j0'] += 1
-        while b['j1'] > b['j0'] and outside(b['j1']): b['j1'] -= 1
-    gold = ' '.join(novel_sents[b['j0']:b['j1'] + 1])
-    while b['i1'] > b['i0'] and covered(critic_sents[b['i0']], gold) < 0.5: b['i0'] += 1
-    while b['i1'] > b['i0'] and covered(critic_sents[b['i1']], gold) < 0.5: b['i1'] -= 1
+        while b.j1 > b.j0 and outside(b.j0): b.j0 += 1
+        while b.j1 > b.j0 and outside(b.j1): b.j1 -= 1
+    gold = ' '.join(novel_sents[b.j0:b.j1 + 1])
+    while b.i1 > b.i0 and covered(critic_sents[b.i0], gold) < 0.5: b.i0 += 1
+    while b.i1 > b.i0 and covered(critic_sents[b.i1], gold) < 0.5: b.i1 -= 1
     return b
 
 # %% ../../nbs/05_windows.ipynb #6ee87ceb
 class Extent(NamedTuple):
     "Where a quotation lies: the whole of what the critic quoted, and the part of it that is the window's gold."
     # the block grown by repair and extension: novel, i0..i1 (critic sentences), j0..j1 (novel sentences)
-    whole:dict
-    gold:dict         # ... with its edges measured (`edge_trim`): the window's quotation
+    whole:Block
+    gold:Block        # ... with its edges measured (`edge_trim`): the window's quotation
     marks:str|None    # what the critic's quotation marks hold (`marked_text`), bracketed insertions left out
     first:int         # the critic sentence LEFT starts from (past fragments cut off the quotation's start) ...
     last:int          # ... and the one RIGHT starts from
@@ -259,36 +260,36 @@ class Extent(NamedTuple):
     repaired:int      # neighbours that joined because they repeat the quotation
     extended:int      # neighbours that joined because they are the novel's next sentences
 
-def quotation_extent(block:dict, critic_sents:list[str], quoted:set[int], # critic sentence indices inside any block
+def quotation_extent(block:Block, critic_sents:list[str], quoted:set[int], # critic sentence indices inside any block
                      novel_sents:list[str], para:list[int]|None=None, inline:list[bool]|None=None,
                      edge_cover:float=WindowsSettings.edge_cover)->Extent:
     "What the critic quoted of `block`: repaired, extended, and its edges measured against the critic's marks."
-    b, gold = dict(block), novel_sents[block['j0']:block['j1'] + 1]
+    b, gold = replace(block), novel_sents[block.j0:block.j1 + 1]
     def repeats(i): return i not in quoted and any(gives_away(critic_sents[i], g, 3) for g in gold)
     repaired = extended = 0
     # repair: a neighbour that repeats (part of) the quote joins it
     while True:
-        if b['i0'] > 0 and repeats(b['i0'] - 1): b['i0'] -= 1
-        elif b['i1'] + 1 < len(critic_sents) and repeats(b['i1'] + 1): b['i1'] += 1
+        if b.i0 > 0 and repeats(b.i0 - 1): b.i0 -= 1
+        elif b.i1 + 1 < len(critic_sents) and repeats(b.i1 + 1): b.i1 += 1
         else: break
         repaired += 1
     def goes_on(i, j): return i not in quoted and continues_quote(critic_sents[i], novel_sents[j], edge_cover)
     while True:                                            # extension: the critic's neighbour is the novel's neighbour
-        if b['i0'] > 0 and b['j0'] > 0 and goes_on(b['i0'] - 1, b['j0'] - 1): b['i0'] -= 1; b['j0'] -= 1
-        elif b['i1'] + 1 < len(critic_sents) and b['j1'] + 1 < len(novel_sents) and goes_on(b['i1'] + 1, b['j1'] + 1):
-            b['i1'] += 1; b['j1'] += 1
+        if b.i0 > 0 and b.j0 > 0 and goes_on(b.i0 - 1, b.j0 - 1): b.i0 -= 1; b.j0 -= 1
+        elif b.i1 + 1 < len(critic_sents) and b.j1 + 1 < len(novel_sents) and goes_on(b.i1 + 1, b.j1 + 1):
+            b.i1 += 1; b.j1 += 1
         else: break
         extended += 1
-    marks = marked_text(b['i0'], b['i1'], critic_sents, para, inline)
+    marks = marked_text(b.i0, b.i1, critic_sents, para, inline)
     marks = unbracketed(marks) if marks else None          # the critic's bracketed insertions are not the quotation
-    in_prose = para is not None and not set_off(b['i0'], b['i1'], critic_sents, para)
+    in_prose = para is not None and not set_off(b.i0, b.i1, critic_sents, para)
     t = edge_trim(b, critic_sents, novel_sents, edge_cover, marks, in_prose)
-    around = ' '.join(novel_sents[max(0, b['j0'] - 1):b['j1'] + 2])
+    around = ' '.join(novel_sents[max(0, b.j0 - 1):b.j1 + 2])
     cut = lambda i: covered(critic_sents[i], around) >= 0.5      # a sentence cut off the edges that is the novel's text
-    first, last = t['i0'] - 1, t['i1'] + 1
-    while first >= b['i0'] and cut(first) and not (para is not None and para[first] != para[t['i0']]): first -= 1
-    while last <= b['i1'] and cut(last): last += 1             # (a lead-in paragraph before a block quote is context)
-    left_over = set(range(b['i0'], t['i0'])) | set(range(t['i1'] + 1, b['i1'] + 1))
+    first, last = t.i0 - 1, t.i1 + 1
+    while first >= b.i0 and cut(first) and not (para is not None and para[first] != para[t.i0]): first -= 1
+    while last <= b.i1 and cut(last): last += 1             # (a lead-in paragraph before a block quote is context)
+    left_over = set(range(b.i0, t.i0)) | set(range(t.i1 + 1, b.i1 + 1))
     return Extent(b, t, marks, first, last, frozenset(set(quoted) - left_over), repaired, extended)
 
 # %% ../../nbs/05_windows.ipynb #d41c1361
@@ -299,7 +300,7 @@ NOVEL_SHARE = 0.5     # ... or this share in runs found anywhere in the novel (a
 @dataclass(repr=False, eq=False)
 class Candidate:
     "A block quote on its way to a window; its extent, gold and context are computed on first use."
-    block:dict                       # the aligner's block: novel, i0..i1 (critic sentences), j0..j1 (novel sentences)
+    block:Block                      # the aligner's block quote
     critic:list[str]                 # the critic's sentences
     quoted:set[int]                  # critic sentences inside any block
     novel:list[str]                  # the novel's sentences
@@ -316,18 +317,18 @@ class Candidate:
     def extent(self)->Extent: return quotation_extent(self.block, self.critic, self.quoted, self.novel, self.para,
                                                       self.inline, self.edge_cover)
     @property
-    def span(self)->dict: return self.extent.gold
+    def span(self)->Block: return self.extent.gold
     @cached_property
-    def gold(self)->list[str]: return self.novel[self.span['j0']:self.span['j1'] + 1]
+    def gold(self)->list[str]: return self.novel[self.span.j0:self.span.j1 + 1]
     @cached_property
     def gold_text(self)->str: return ' '.join(self.gold)
     @property
-    def n(self)->int: return self.span['j1'] - self.span['j0'] + 1
+    def n(self)->int: return self.span.j1 - self.span.j0 + 1
     @cached_property
-    def critic_text(self)->str: return ' '.join(self.critic[self.span['i0']:self.span['i1'] + 1])
+    def critic_text(self)->str: return ' '.join(self.critic[self.span.i0:self.span.i1 + 1])
     @cached_property
     def _near(self)->tuple[set, str]:
-        near = self.novel[max(0, self.span['j0'] - NEAR):self.span['j1'] + 1 + NEAR]
+        near = self.novel[max(0, self.span.j0 - NEAR):self.span.j1 + 1 + NEAR]
         return {g for x in near for g in word_ngrams(x)}, ' ' + ' '.join(norm(x) for x in near) + ' '
 
     def is_quote(self, i:int)->bool:
@@ -373,12 +374,12 @@ class Candidate:
     def lead(self)->str:
         "The critic's words before the quotation in its first sentence (`lead_in`)."
         b = self.span
-        return lead_in(self.critic[b['i0']], self.gold_text) if self.extent.first == b['i0'] - 1 else ''
+        return lead_in(self.critic[b.i0], self.gold_text) if self.extent.first == b.i0 - 1 else ''
     @cached_property
     def tail(self)->str:
         "The critic's words after the quotation in its last sentence (`tail_out`)."
         b = self.span
-        return tail_out(self.critic[b['i1']], self.gold_text) if self.extent.last == b['i1'] + 1 else ''
+        return tail_out(self.critic[b.i1], self.gold_text) if self.extent.last == b.i1 + 1 else ''
     @property
     def L(self)->list[str]: return [self.critic[i] for i in self.left[0]] + ([self.lead] if self.lead else [])
     @property
@@ -399,7 +400,7 @@ class Rule(NamedTuple):
 # %% ../../nbs/05_windows.ipynb #11ab23e8
 def joined_too_long(c:Candidate)->bool:
     "The quotation is longer than `max_quote` sentences once its pieces or its continuation are joined."
-    return c.n > c.max_quote and (c.block.get('pieces', 1) > 1 or c.extent.extended > 0)
+    return c.n > c.max_quote and (c.block.pieces > 1 or c.extent.extended > 0)
 
 # %% ../../nbs/05_windows.ipynb #4715e1b4
 def too_long(c:Candidate)->bool:
@@ -422,7 +423,7 @@ def runs_on(b:dict, critic_sents:list[str], novel_sents:list[str], k:int=RUN_ON_
            )->str:
     """Where the critic's quotation runs on past the gold into the novel's neighbour sentence: 'before', 'after',
     both, ''."""
-    gw = words(' '.join(novel_sents[b['j0']:b['j1'] + 1]))
+    gw = words(' '.join(novel_sents[b.j0:b.j1 + 1]))
     def into(near:list[str], cw:list[str], gw:list[str])->bool:   # `near` just before the gold's words in `cw`
         g3, gk = {tuple(gw[i:i + 3]) for i in range(len(gw) - 2)}, {tuple(gw[i:i + k]) for i in range(len(gw) - k + 1)}
         want = {tuple(near[i:i + k]) for i in range(len(near) - k + 1)} - gk
@@ -430,12 +431,12 @@ def runs_on(b:dict, critic_sents:list[str], novel_sents:list[str], k:int=RUN_ON_
         return (start is not None
                 and any(tuple(cw[i:i + k]) in want for i in range(max(0, start - k - gap), start - k + 1)))
     out = []
-    if b['j0'] > 0 and into(words(novel_sents[b['j0'] - 1])[-edge:],
-                            words(' '.join(critic_sents[max(0, b['i0'] - back):b['i1'] + 1])), gw):
+    if b.j0 > 0 and into(words(novel_sents[b.j0 - 1])[-edge:],
+                            words(' '.join(critic_sents[max(0, b.i0 - back):b.i1 + 1])), gw):
         out.append('before')
     # read backwards from the end
-    if b['j1'] + 1 < len(novel_sents) and into(words(novel_sents[b['j1'] + 1])[:edge][::-1],
-                                                words(' '.join(critic_sents[b['i0']:b['i1'] + 1 + back]))[::-1],
+    if b.j1 + 1 < len(novel_sents) and into(words(novel_sents[b.j1 + 1])[:edge][::-1],
+                                                words(' '.join(critic_sents[b.i0:b.i1 + 1 + back]))[::-1],
                                                 gw[::-1]):
         out.append('after')
     return '+'.join(out)
@@ -480,7 +481,7 @@ SPLIT_NEAR = 3        # novel sentences each side of the gold where the other pa
 def split_by_tag(c:Candidate)->bool:
     "The critic's sentence beside the quotation opens with a quotation of the novel right beside the gold."
     b = c.span
-    close = ' ' + ' '.join(norm(x) for x in c.novel[max(0, b['j0'] - SPLIT_NEAR):b['j1'] + 1 + SPLIT_NEAR]) + ' '
+    close = ' ' + ' '.join(norm(x) for x in c.novel[max(0, b.j0 - SPLIT_NEAR):b.j1 + 1 + SPLIT_NEAR]) + ' '
     def opens_quoted(k): q = norm(opening_quote(c.critic[k])); return q.count(' ') >= 1 and f' {q} ' in close
     (left, _), (right, _) = c.left, c.right
     return bool((left and not c.lead and opens_quoted(left[-1])) or (right and not c.tail and opens_quoted(right[0])))
@@ -491,7 +492,7 @@ EXACT_MIN = 95        # an unmarked quotation of `exact_words`+ words still coun
 def unmarked(c:Candidate)->bool:
     "The critic does not mark the quotation, and it is not long and exact enough to count unmarked."
     w = c.extent.whole
-    return c.require_marked and not is_marked(w['i0'], w['i1'], c.critic, c.para, c.inline) \
+    return c.require_marked and not is_marked(w.i0, w.i1, c.critic, c.para, c.inline) \
            and not (len(words(c.critic_text)) >= c.exact_words and qratio(c.critic_text, c.gold_text) >= EXACT_MIN)
 
 # %% ../../nbs/05_windows.ipynb #6cc1e64f
@@ -507,7 +508,7 @@ VARIANT_HEADING = re.compile(rf"{_VARIANTS}.{{0,80}}\bEDITIONS?\b|\bEDITIONS?\b.
 def quotes_another_text(c:Candidate)->bool:
     "The critic says, shortly before, that the quotation is of another text (a fragment, another edition's readings)."
     b = c.span
-    before = lambda n: c.critic[max(0, b['i0'] - n):b['i1'] + 1]
+    before = lambda n: c.critic[max(0, b.i0 - n):b.i1 + 1]
     return any(OTHER_TEXT.search(x) for x in before(LOOKBACK)) \
            or any(FRAGMENT_TEXT.search(x) or VARIANT_HEADING.search(x) for x in before(LOOKBACK_FRAGMENT))
 
@@ -624,16 +625,26 @@ def judge(c:Candidate, rules:list[Rule]|None=None)->Rule|None:
     "The first rule (of `rules`, default `RULES`) that drops the candidate, or None: it is a window."
     return next((r for r in (RULES if rules is None else rules) if r.drops(c)), None)
 
-def window_of(c:Candidate)->dict:
-    """The window of a candidate that no rule drops: its novel, gold start and length, LEFT, RIGHT, and where it came
-    from."""
-    b = c.span
-    return dict(novel=b['novel'], start=b['j0'], n=c.n, left=c.L, right=c.R, i0=b['i0'], repaired=c.extent.repaired)
+@dataclass
+class Window:
+    "An example: sentences start..start+n-1 of `novel` quoted between the critic's LEFT and RIGHT."
+    novel:str
+    start:int
+    n:int
+    left:list[str]
+    right:list[str]
+    i0:int              # the critic sentence where the quotation starts (the window's id)
+    repaired:int        # critic sentences that joined the quotation because they repeat it
 
-def build_window(block:dict, critic_sents:list[str], quoted:set[int], # critic sentence indices inside any block
+def window_of(c:Candidate)->Window:
+    "The window of a candidate that no rule drops."
+    b = c.span
+    return Window(b.novel, b.j0, c.n, c.L, c.R, b.i0, c.extent.repaired)
+
+def build_window(block:Block, critic_sents:list[str], quoted:set[int], # critic sentence indices inside any block
                  novel_sents:list[str], context:int=4, max_quote:int=5, para:list[int]|None=None,
                  inline:list[bool]|None=None, edge_cover:float=WindowsSettings.edge_cover, require_marked:bool=True,
-                 exact_words:int=WindowsSettings.exact_words, book_grams:BookText|None=None)->tuple[dict|None, str]:
+                 exact_words:int=WindowsSettings.exact_words, book_grams:BookText|None=None)->tuple[Window|None, str]:
     "The window of one block quote and '', or None and the outcome of the rule that dropped it."
     c = Candidate(block, critic_sents, quoted, novel_sents, context, max_quote, para, inline, edge_cover,
                   require_marked,
@@ -654,29 +665,28 @@ def build_windows(profile:str|Profile,
     novels = {} if novels is None else novels
     rows, fates, seen, books = [], [], set(), {}
     for f in sorted(align_path(prof).glob('*.json')):
-        a = json.loads(f.read_text()); critic = a['critic']
-        quoted = {i for b in a['blocks'] for i in range(b['i0'], b['i1'] + 1)}
+        a = read_alignment(f); critic = a['critic']
+        quoted = {i for b in a['blocks'] for i in range(b.i0, b.i1 + 1)}
         for b in a['blocks']:
-            fate = dict(critic=critic, novel=b['novel'], i0=b['i0'], i1=b['i1'], j0=b['j0'], j1=b['j1'],
-                        outcome='window', rule='')
+            fate = dict(critic=critic, novel=b.novel, i0=b.i0, i1=b.i1, j0=b.j0, j1=b.j1, outcome='window', rule='')
             fates.append(fate)
-            if (critic, b['novel']) not in kept: fate['outcome'] = 'filtered source'; continue
-            if b['novel'] not in novels: novels[b['novel']] = load_sentences(prof, b['novel'])['sentences']
+            if (critic, b.novel) not in kept: fate['outcome'] = 'filtered source'; continue
+            if b.novel not in novels: novels[b.novel] = load_sentences(prof, b.novel)['sentences']
             # a few books at a time, the least recently used out
-            if b['novel'] in books: books[b['novel']] = books.pop(b['novel'])
+            if b.novel in books: books[b.novel] = books.pop(b.novel)
             else:
                 if len(books) >= 8: books.pop(next(iter(books)))
-                books[b['novel']] = BookText(novels[b['novel']])
-            c = Candidate(b, a['sentences'], quoted, novels[b['novel']], s.context, s.max_quote, a.get('paragraph'),
-                          a.get('inline'), s.edge_cover, s.require_marked, s.exact_words, books[b['novel']])
+                books[b.novel] = BookText(novels[b.novel])
+            c = Candidate(b, a['sentences'], quoted, novels[b.novel], s.context, s.max_quote, a.get('paragraph'),
+                          a.get('inline'), s.edge_cover, s.require_marked, s.exact_words, books[b.novel])
             rule = judge(c, rules)
             if rule: fate.update(outcome=rule.outcome, rule=rule.name); continue
             w = window_of(c)
-            key = (w['novel'], w['start'], w['n'], tuple(w['left']), tuple(w['right']))
+            key = (w.novel, w.start, w.n, tuple(w.left), tuple(w.right))
             if key in seen: fate['outcome'] = 'duplicate'; continue
             seen.add(key)
-            rows.append(dict(id=f"{w['novel']}.{critic}.{w['i0']}", critic=critic, split=works.relic_split[w['novel']],
-                             title=works.title[w['novel']], **w))
+            rows.append(dict(id=f'{w.novel}.{critic}.{w.i0}', critic=critic, split=works.relic_split[w.novel],
+                             title=works.title[w.novel], **asdict(w)))
     win = pd.DataFrame(rows,
                        columns=['id', 'critic', 'split', 'title', 'novel', 'start', 'n', 'left', 'right', 'i0',
                                 'repaired'])
