@@ -20,7 +20,8 @@ __all__ = ['CHOICES', 'PROXY_INSTRUCTIONS', 'PAPER_TABLE4', 'PAPER_ERROR_SET_ACC
            'make_items', 'proxy_picks', 'accuracy', 'random_accuracy', 'model_retrievers', 'error_negatives',
            'item_html', 'ProxyAnnotator', 'human_agreement', 'random_panel_exact', 'random_panel_simulated',
            'analyse_proxy_set', 'table4', 'failure_cases', 'proxy_folder', 'read_key', 'proxy_column_path',
-           'read_proxy_column', 'run_proxy']
+           'read_proxy_column', 'score_models', 'accuracy_table', 'proxy_column', 'error_set', 'table5_cases',
+           'run_proxy']
 
 # %% ../../nbs/09_human_proxy.ipynb #dff5eecb
 def proxy_pool(data:dict, # the test split (`task.load_relic`)
@@ -296,27 +297,11 @@ def read_proxy_column(profile:str|Profile)->pd.DataFrame|None:
                        na_values={'L': [''], 'R': [''], 'proxy_acc': ['']},
                        float_precision='round_trip')
 
-def run_proxy(profile:str|Profile)->dict:
-    """Build the proxy item sets and sheets, score every Table 3 model, write Table 3's proxy column, and compute
-    Tables 4 and 5."""
-    prof, P = get_profile(profile), paths(profile).ensure()
-    hp = prof.human_proxy
-    annotators, random_draws, failures_per_side = hp.annotators, hp.random_draws, hp.failures_per_side
-    folder, (L, R) = proxy_folder(prof), parse_context(hp.item_context)
-    test = load_relic(prof, 'test')
-    have = [r for r in table3_runs(prof) if rank_path(prof, *r).exists()]
-    if not have: raise FileNotFoundError(f'No ranks files in {P.results/"ranks"}: run the 07_retrieval stage first.')
-    runs = model_retrievers(prof, have)
-    pool = proxy_pool(test, hp.n_items, prof.seed, L, R)
-    all_single = proxy_pool(test, 10 ** 9, prof.seed, L, R)
-    bm25 = next((r['retriever'] for r in runs if r['model'] == 'BM25' and (r['L'], r['R']) == (L, R)
-                 and r.get('retriever')), None)
-    if bm25 is None:
-        raise FileNotFoundError(f'No tuned BM25 {hp.item_context} in {P.results}: run the 07_retrieval stage first.')
-    items, key = make_items(test, hard_negatives(bm25, test, pool), 'BM25', 'P', L, R, prof.seed)
-    status = {'bm25': _write_set(folder, 'bm25', items, key, annotators)}
-    items, key = read_items(folder/'bm25'), read_key(folder, 'bm25')     # what the annotators have
-    # models on the BM25 set
+# %% ../../nbs/09_human_proxy.ipynb #9db5b645
+def score_models(runs:list[dict], # `model_retrievers` rows
+                 test:dict, key:pd.DataFrame, L:int, R:int)->tuple[list[dict], list[pd.DataFrame], dict]:
+    """Every run's model on an item set (random at the items' L/R): accuracy rows, its picks, and the picks by run
+    (skipped runs are rows with the reason)."""
     acc, picks, seen = [], [], {}
     for r in runs:
         if r.get('skip'):
@@ -330,47 +315,58 @@ def run_proxy(profile:str|Profile)->dict:
                         note='its own negatives: equals its recall@1 on the items' if r['model'] == 'BM25'
                         and (r['L'], r['R']) == (L, R)
                         else 'negatives chosen by BM25 4/4' if r['model'] == 'BM25' else ''))
-    ra = random_accuracy(len(key), random_draws, prof.seed)
+    return acc, picks, seen
+
+def accuracy_table(acc:list[dict], ra:dict, # `score_models` rows, `random_accuracy`
+                   n_items:int, random_draws:int)->pd.DataFrame:
+    "Every model's proxy accuracy on the BM25 set, with random's seeded mean and its analytic value."
     acc = pd.DataFrame(acc).drop(columns=['retriever', 'skip'], errors='ignore')
     acc.loc[acc.model == 'random', 'note'] = 'one seeded draw (RandomRetriever)'
-    acc = pd.concat([acc, pd.DataFrame([dict(model='random', proxy_acc=ra['mean'], items=len(key),
+    acc = pd.concat([acc, pd.DataFrame([dict(model='random', proxy_acc=ra['mean'], items=n_items,
                                              note=f"mean of {random_draws} seeded draws (sd {ra['sd']}); this goes "
                                                   f"into Table 3"),
-                                        dict(model='random', proxy_acc=ra['analytic'], items=len(key),
+                                        dict(model='random', proxy_acc=ra['analytic'], items=n_items,
                                              note='analytic: 1/3')])], ignore_index=True)
-    acc = acc.astype({'L': 'Int64', 'R': 'Int64', 'correct': 'Int64', 'items': 'Int64'})
-    # random first, as in Table 3
+    return acc.astype({'L': 'Int64', 'R': 'Int64', 'correct': 'Int64', 'items': 'Int64'})
+
+def proxy_column(acc:pd.DataFrame, # `accuracy_table`
+                 bm25_set:dict, # `analyse_proxy_set` of the BM25 set
+                 n_items:int, L:int, R:int)->pd.DataFrame:
+    "Table 3's proxy column: random's seeded mean first, every run, and the human row once the sheets are complete."
     fill = pd.concat([acc[acc.note.fillna('').str.startswith('mean of')], acc[acc.model != 'random']],
                      ignore_index=True)[['model', 'L', 'R', 'proxy_acc']]
-    # the error set, from dense-RELiC 4/4
-    err = next((r for r in runs if r['model'] == 'dense-RELiC' and (r['L'], r['R']) == (4, 4)), None)
-    err_key = None
+    fill = fill.assign(params='')[['model', 'L', 'R', 'params', 'proxy_acc']]
+    if bm25_set['complete']:
+        ag = bm25_set['agreement']
+        fill = pd.concat([fill, pd.DataFrame([dict(model=f"human annotators (majority of {ag['annotators']})", L=L,
+                                                   R=R, params=f'{n_items} items',
+                                                   proxy_acc=ag['majority accuracy %'])])], ignore_index=True)
+    return fill.astype({'L': 'Int64', 'R': 'Int64'})
+
+def error_set(prof:Profile, err:dict|None, # the dense-RELiC 4/4 row of `model_retrievers`
+              test:dict, single:pd.DataFrame, status:dict)->pd.DataFrame|None:
+    """The error set's key (its items and sheets written, their status added to `status`): single-sentence test quotes
+    dense-RELiC 4/4 ranks far off; None where it cannot be built."""
+    hp, folder, (L, R) = prof.human_proxy, proxy_folder(prof), parse_context(prof.human_proxy.item_context)
     if err is None or err.get('skip'):
         print('Error set: skipped: ' + (err['skip'] if err
                                         else 'no dense-RELiC 4/4 ranks (run the 08_dense_relic stage).'))
-    else:
-        en = error_negatives(err['retriever'], test, all_single, hp.error_rank_share, hp.n_error, prof.seed)
-        print(f'Error set: {len(en)} of {len(all_single)} single-sentence test quotes have their gold ranked beyond '
-              f'{hp.error_rank_share:.1%} of the candidates by dense-RELiC 4/4'
-              + (f' (at most {hp.n_error} kept)' if len(en) > hp.n_error else ''))
-        if len(en):
-            ei, ek = make_items(test, en, 'dense-RELiC', 'E', L, R, prof.seed)
-            status['errors'] = _write_set(folder, 'errors', ei, ek, annotators)
-            err_key = read_key(folder, 'errors')
-    # humans
-    sets = {'bm25': analyse_proxy_set(folder/'bm25', key)}
-    if err_key is not None: sets['errors'] = analyse_proxy_set(folder/'errors', err_key)
-    t4 = table4(sets, {s: len(read_items(folder/s)) for s in sets}, len(annotators), random_draws, prof.seed)
-    fill = fill.assign(params='')[['model', 'L', 'R', 'params', 'proxy_acc']]
-    if sets['bm25']['complete']:                                       # the human row of Table 3
-        fill = pd.concat([fill,
-                          pd.DataFrame([dict(model=f'human annotators (majority of '
-                                             f'{sets["bm25"]["agreement"]["annotators"]})', L=L, R=R,
-                                                   params=f'{len(key)} items',
-                                                   proxy_acc=sets['bm25']['agreement']['majority accuracy %'])])],
-                         ignore_index=True)
-    fill = fill.astype({'L': 'Int64', 'R': 'Int64'})
-    # Table 5
+        return None
+    en = error_negatives(err['retriever'], test, single, hp.error_rank_share, hp.n_error, prof.seed)
+    print(f'Error set: {len(en)} of {len(single)} single-sentence test quotes have their gold ranked beyond '
+          f'{hp.error_rank_share:.1%} of the candidates by dense-RELiC 4/4'
+          + (f' (at most {hp.n_error} kept)' if len(en) > hp.n_error else ''))
+    if not len(en): return None
+    ei, ek = make_items(test, en, 'dense-RELiC', 'E', L, R, prof.seed)
+    status['errors'] = _write_set(folder, 'errors', ei, ek, hp.annotators)
+    return read_key(folder, 'errors')
+
+def table5_cases(prof:Profile, items:pd.DataFrame, key:pd.DataFrame, seen:dict, sets:dict, err:dict|None,
+                 err_key:pd.DataFrame|None, test:dict)->pd.DataFrame:
+    """Table 5: where BM25 and dense-RELiC (else the most accurate other model) part on the BM25 set, and
+    dense-RELiC's errors."""
+    folder, (L, R), per_side = proxy_folder(prof), parse_context(prof.human_proxy.item_context), \
+        prof.human_proxy.failures_per_side
     t5 = []
     good, good_name = seen.get(('dense-RELiC', L, R)), 'dense-RELiC'
     if good is None:    # no trained model: the most accurate other model (any context size) stands in
@@ -379,18 +375,48 @@ def run_proxy(profile:str|Profile)->dict:
         if cands: _, good_name, good = cands[0]
     if good is not None and (('BM25', L, R) in seen):
         t5.append(failure_cases(items, key, seen[('BM25', L, R)], good, ('BM25', good_name),
-                                sets['bm25']['right'] if sets['bm25']['complete'] else None, failures_per_side))
+                                sets['bm25']['right'] if sets['bm25']['complete'] else None, per_side))
     if err_key is not None:
         ep = proxy_picks(err['retriever'], test, err_key, 4, 4)
         hr = sets['errors']['right'] if sets['errors']['complete'] else None
         t5.append(failure_cases(read_items(folder/'errors'), err_key, ep, None,
-                                ('dense-RELiC', 'Human' if hr is not None else 'gold'), hr, failures_per_side))
-    t5 = pd.concat(t5, ignore_index=True) if t5 else pd.DataFrame()
+                                ('dense-RELiC', 'Human' if hr is not None else 'gold'), hr, per_side))
+    return pd.concat(t5, ignore_index=True) if t5 else pd.DataFrame()
+
+# %% ../../nbs/09_human_proxy.ipynb #dbf44df5
+def run_proxy(profile:str|Profile)->dict:
+    """Build the proxy item sets and sheets, score every Table 3 model, write Table 3's proxy column, and compute
+    Tables 4 and 5."""
+    prof, P = get_profile(profile), paths(profile).ensure()
+    hp = prof.human_proxy
+    folder, (L, R) = proxy_folder(prof), parse_context(hp.item_context)
+    test = load_relic(prof, 'test')
+    have = [r for r in table3_runs(prof) if rank_path(prof, *r).exists()]
+    if not have: raise FileNotFoundError(f'No ranks files in {P.results/"ranks"}: run the 07_retrieval stage first.')
+    runs = model_retrievers(prof, have)
+    pool = proxy_pool(test, hp.n_items, prof.seed, L, R)
+    all_single = proxy_pool(test, 10 ** 9, prof.seed, L, R)
+    bm25 = next((r['retriever'] for r in runs if r['model'] == 'BM25' and (r['L'], r['R']) == (L, R)
+                 and r.get('retriever')), None)
+    if bm25 is None:
+        raise FileNotFoundError(f'No tuned BM25 {hp.item_context} in {P.results}: run the 07_retrieval stage first.')
+    items, key = make_items(test, hard_negatives(bm25, test, pool), 'BM25', 'P', L, R, prof.seed)
+    status = {'bm25': _write_set(folder, 'bm25', items, key, hp.annotators)}
+    items, key = read_items(folder/'bm25'), read_key(folder, 'bm25')     # what the annotators have
+    acc, picks, seen = score_models(runs, test, key, L, R)
+    ra = random_accuracy(len(key), hp.random_draws, prof.seed)
+    acc = accuracy_table(acc, ra, len(key), hp.random_draws)
+    err = next((r for r in runs if r['model'] == 'dense-RELiC' and (r['L'], r['R']) == (4, 4)), None)
+    err_key = error_set(prof, err, test, all_single, status)
+    sets = {'bm25': analyse_proxy_set(folder/'bm25', key)}                 # the humans
+    if err_key is not None: sets['errors'] = analyse_proxy_set(folder/'errors', err_key)
+    t4 = table4(sets, {s: len(read_items(folder/s)) for s in sets}, len(hp.annotators), hp.random_draws, prof.seed)
+    fill = proxy_column(acc, sets['bm25'], len(key), L, R)
+    t5 = table5_cases(prof, items, key, seen, sets, err, err_key, test)
     write_csv(acc, folder/'model_accuracy.csv')
     write_csv(pd.concat(picks, ignore_index=True).astype({'L': 'Int64', 'R': 'Int64'}) if picks else pd.DataFrame(),
               folder/'model_picks.csv')
     write_csv(fill, proxy_column_path(prof))
     write_csv(t4, P.results/'table4_agreement.csv'); write_csv(t5, P.results/'table5_failures.csv')
     return dict(items=items, key=key, status=status, accuracy=acc, random=ra, proxy_column=fill, sets=sets, table4=t4,
-                table5=t5,
-                picks=seen, pool=len(pool), single=len(all_single), error_key=err_key, folder=folder)
+                table5=t5, picks=seen, pool=len(pool), single=len(all_single), error_key=err_key, folder=folder)
