@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib, importlib, re, time, zlib
 from pathlib import Path
 import numpy as np
+from fastcore.basics import patch
 import pandas as pd
 from ..config import (SEED, Profile, atomic_path, autocast, check_precision, get_profile, inference_precision,
                              paths, pick_device,
@@ -21,9 +22,9 @@ __all__ = ['RETRIEVERS', 'UNSUPPORTED', 'ONNX_BACKENDS', 'BACKENDS', 'PASSAGES',
            'PAPER_TABLE_A9', 'TABLE3_COLUMNS', 'RandomRetriever', 'random_expectation', 'BM25Retriever', 'quote_sample',
            'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path', 'export_onnx', 'OnnxEncoder', 'unit',
            'prefix_sums', 'run_means', 'compose', 'DenseRetriever', 'ranks_of', 'fuse_ranks', 'reciprocal_rank_fusion',
-           'HybridRetriever', 'MemoRetriever', 'random_retriever', 'bm25_retriever', 'zero_shot_builder',
-           'fused_params', 'Retrievers', 'plot_recall_at_k', 'run_summary', 'zero_shot_retriever', 'timed',
-           'evaluate_run', 'score_runs', 'run_retrieval', 'beside_paper']
+           'HybridRetriever', 'MemoRetriever', 'Retrievers', 'random_retriever', 'bm25_retriever', 'zero_shot_builder',
+           'fused_params', 'plot_recall_at_k', 'run_summary', 'zero_shot_retriever', 'timed', 'evaluate_run',
+           'score_runs', 'run_retrieval', 'beside_paper']
 
 # %% ../../nbs/07_retrieval.ipynb #01a5f361
 class RandomRetriever:
@@ -211,7 +212,7 @@ class OnnxEncoder:
             E[idx] = self.session.run(None, {k: f[k].numpy() for k in self.inputs})[0]
         return E
 
-# %% ../../nbs/07_retrieval.ipynb #2ec8a610
+# %% ../../nbs/07_retrieval.ipynb #318fd8e3
 PASSAGES = ('whole', 'composed')   # how DenseRetriever makes candidate vectors
 # (model id, sha256 of the texts) -> token counts: every retriever of a process tokenizes a book once
 _TOKEN_COUNTS = {}
@@ -243,8 +244,8 @@ def compose(V:np.ndarray, # sentence vectors of a book, in order
     M = run_means(prefix_sums(V, weights), np.arange(max(len(V) - n + 1, 0)), n)
     return unit(M) if normalize else M
 
+# %% ../../nbs/07_retrieval.ipynb #b415c11d
 class DenseRetriever:
-
     "A pretrained dual encoder, zero-shot: query and candidate vectors, cosine or dot-product similarity."
     def __init__(self, model:str|dict='all-MiniLM-L6-v2', # a RETRIEVERS name, a model id or folder, or a spec dict
                  cache:Path|None=None,      # embedding cache folder (None: no cache)
@@ -290,85 +291,91 @@ class DenseRetriever:
                 self._models[model_id] = OnnxEncoder(model_id, f, self.n_threads)
         return self._models[model_id]
 
-    def cache_file(self, model_id:str, texts:list[str])->Path|None:
-        """Where the vectors of `texts` are cached (None without a cache): named by the SHA-256 of the model id and
-        the texts."""
-        if not self.cache: return None
-        h = hashlib.sha256(model_id.encode())
-        for t in texts: h.update(b'\0' + t.encode('utf-8'))
-        # vectors of each path apart
-        variant = self.backend if self.backend != 'torch' else '' if self.precision == 'float32' else self.precision
-        return Path(self.cache)/(_slug(model_id) + (variant and f'-{variant}'))/f'{h.hexdigest()}.npy'
+# %% ../../nbs/07_retrieval.ipynb #ca68407c
+@patch
+def cache_file(self:DenseRetriever, model_id:str, texts:list[str])->Path|None:
+    """Where the vectors of `texts` are cached (None without a cache): named by the SHA-256 of the model id and
+    the texts."""
+    if not self.cache: return None
+    h = hashlib.sha256(model_id.encode())
+    for t in texts: h.update(b'\0' + t.encode('utf-8'))
+    # vectors of each path apart
+    variant = self.backend if self.backend != 'torch' else '' if self.precision == 'float32' else self.precision
+    return Path(self.cache)/(_slug(model_id) + (variant and f'-{variant}'))/f'{h.hexdigest()}.npy'
 
-    def embed(self, model_id:str, texts:list[str])->np.ndarray:
-        "Vectors of `texts` (float32), from the cache when it has them."
-        f = self.cache_file(model_id, texts)
-        if f is not None and f.exists(): return np.load(f).astype(np.float32)
-        model, t0 = self.encoder(model_id), time.time()
-        if self.backend != 'torch': E = model.encode(list(texts), self.batch_size)
-        else:
-            with autocast(self.precision, str(model.device).split(':')[0]):
-                E = model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=False,
-                                 convert_to_tensor=True, show_progress_bar=False)
-            E = E.float().cpu().numpy()
-        self.encode_seconds += time.time() - t0; self.encoded += len(texts)
-        if f is not None:
-            # a file handle: np.save adds no .npy
-            with atomic_path(f) as tmp, open(tmp, 'wb') as fh: np.save(fh, E.astype(np.float16))
-            E = E.astype(np.float16).astype(np.float32)     # what a later run will read back
-        return E
+@patch
+def embed(self:DenseRetriever, model_id:str, texts:list[str])->np.ndarray:
+    "Vectors of `texts` (float32), from the cache when it has them."
+    f = self.cache_file(model_id, texts)
+    if f is not None and f.exists(): return np.load(f).astype(np.float32)
+    model, t0 = self.encoder(model_id), time.time()
+    if self.backend != 'torch': E = model.encode(list(texts), self.batch_size)
+    else:
+        with autocast(self.precision, str(model.device).split(':')[0]):
+            E = model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=False,
+                             convert_to_tensor=True, show_progress_bar=False)
+        E = E.float().cpu().numpy()
+    self.encode_seconds += time.time() - t0; self.encoded += len(texts)
+    if f is not None:
+        # a file handle: np.save adds no .npy
+        with atomic_path(f) as tmp, open(tmp, 'wb') as fh: np.save(fh, E.astype(np.float16))
+        E = E.astype(np.float16).astype(np.float32)     # what a later run will read back
+    return E
 
-    def token_counts(self, model_id:str, texts:list[str])->np.ndarray:
-        """Tokens the encoder of `model_id` reads of each text: its tokenizer's, special tokens included, truncated
-        at the model's limit (kept per process)."""
-        key = (model_id, hashlib.sha256('\0'.join(texts).encode('utf-8')).hexdigest())
-        if key not in _TOKEN_COUNTS:
-            # OnnxEncoder keeps its SentenceTransformer (tokenizer, max_seq_length)
-            m = self.encoder(model_id); st = getattr(m, 'st', m)
-            ids = st.tokenizer(list(texts), truncation=True, max_length=st.max_seq_length,
-                               return_attention_mask=False, return_token_type_ids=False)['input_ids']
-            _TOKEN_COUNTS[key] = np.array([len(x) for x in ids], dtype=np.float64)
-        return _TOKEN_COUNTS[key]
+@patch
+def token_counts(self:DenseRetriever, model_id:str, texts:list[str])->np.ndarray:
+    """Tokens the encoder of `model_id` reads of each text: its tokenizer's, special tokens included, truncated
+    at the model's limit (kept per process)."""
+    key = (model_id, hashlib.sha256('\0'.join(texts).encode('utf-8')).hexdigest())
+    if key not in _TOKEN_COUNTS:
+        # OnnxEncoder keeps its SentenceTransformer (tokenizer, max_seq_length)
+        m = self.encoder(model_id); st = getattr(m, 'st', m)
+        ids = st.tokenizer(list(texts), truncation=True, max_length=st.max_seq_length,
+                           return_attention_mask=False, return_token_type_ids=False)['input_ids']
+        _TOKEN_COUNTS[key] = np.array([len(x) for x in ids], dtype=np.float64)
+    return _TOKEN_COUNTS[key]
 
-    def passage_vectors(self, cs:CandidateSet)->np.ndarray:
-        """Candidate vectors of `cs`: each passage encoded whole, or ('composed') its sentences' vectors averaged,
-        weighted by their token counts."""
-        model_id = self.spec['candidates']
-        if self.passages == 'whole': return self.embed(model_id, cs.texts)
-        starts = np.asarray(cs.starts, dtype=np.int64)
-        book = (model_id, hashlib.sha256('\0'.join(cs.sentences).encode('utf-8')).hexdigest())
-        # this retriever has the whole book's vectors at hand (not read from the disk
-        if book in self._parts: keep = np.arange(len(cs.sentences))
-        # cache: which files it holds must not change the vectors); else only the
-        else:
-                                                                # sentences some candidate covers (all of them for a
-                                                                # whole book)
-            used = np.zeros(len(cs.sentences) + 1, np.int64)
-            np.add.at(used, starts, 1)
-            np.add.at(used, starts + cs.n, -1)
-            keep = np.flatnonzero(np.cumsum(used)[:-1] > 0)
-        texts = [cs.sentences[i] for i in keep]
-        key = (book if len(keep) == len(cs.sentences)
-               else (model_id, hashlib.sha256('\0'.join(texts).encode('utf-8')).hexdigest()))
-        # the sentences' running sums, once per book (or set of sentences)
-        if key not in self._parts:
-            V = self.embed(model_id, texts)
-            if self.spec['similarity'] == 'cosine': V = unit(V)
-            self._parts[key] = prefix_sums(V, self.token_counts(model_id, texts))
-        # a passage's sentences are consecutive rows of `keep`
-        return run_means(self._parts[key], np.searchsorted(keep, starts), cs.n)
+# %% ../../nbs/07_retrieval.ipynb #716ac19c
+@patch
+def passage_vectors(self:DenseRetriever, cs:CandidateSet)->np.ndarray:
+    """Candidate vectors of `cs`: each passage encoded whole, or ('composed') its sentences' vectors averaged,
+    weighted by their token counts."""
+    model_id = self.spec['candidates']
+    if self.passages == 'whole': return self.embed(model_id, cs.texts)
+    starts = np.asarray(cs.starts, dtype=np.int64)
+    book = (model_id, hashlib.sha256('\0'.join(cs.sentences).encode('utf-8')).hexdigest())
+    # the whole book's vectors when this retriever has them at hand (not read from the disk cache: which files it
+    # holds must not change the vectors); else only the sentences some candidate covers (all of a whole book)
+    if book in self._parts: keep = np.arange(len(cs.sentences))
+    else:
+        used = np.zeros(len(cs.sentences) + 1, np.int64)
+        np.add.at(used, starts, 1)
+        np.add.at(used, starts + cs.n, -1)
+        keep = np.flatnonzero(np.cumsum(used)[:-1] > 0)
+    texts = [cs.sentences[i] for i in keep]
+    key = (book if len(keep) == len(cs.sentences)
+           else (model_id, hashlib.sha256('\0'.join(texts).encode('utf-8')).hexdigest()))
+    # the sentences' running sums, once per book (or set of sentences)
+    if key not in self._parts:
+        V = self.embed(model_id, texts)
+        if self.spec['similarity'] == 'cosine': V = unit(V)
+        self._parts[key] = prefix_sums(V, self.token_counts(model_id, texts))
+    # a passage's sentences are consecutive rows of `keep`
+    return run_means(self._parts[key], np.searchsorted(keep, starts), cs.n)
 
-    def __call__(self, cs:CandidateSet, quotes:pd.DataFrame)->np.ndarray:
-        C, Q = self.passage_vectors(cs), self.embed(self.spec['query'], list(quotes['query']))
-        if self.spec['similarity'] == 'cosine':
-            C, Q = unit(C), unit(Q)
-        if self.search == 'faiss':
-            import faiss
-            index = faiss.IndexFlatIP(C.shape[1]); index.add(np.ascontiguousarray(C))
-            D, I = index.search(np.ascontiguousarray(Q), len(C))
-            S = np.empty_like(D); np.put_along_axis(S, I, D, axis=1); return S
-        return Q @ C.T
-    def __repr__(self): return f'DenseRetriever({self.name!r})'
+@patch
+def __call__(self:DenseRetriever, cs:CandidateSet, quotes:pd.DataFrame)->np.ndarray:
+    C, Q = self.passage_vectors(cs), self.embed(self.spec['query'], list(quotes['query']))
+    if self.spec['similarity'] == 'cosine':
+        C, Q = unit(C), unit(Q)
+    if self.search == 'faiss':
+        import faiss
+        index = faiss.IndexFlatIP(C.shape[1]); index.add(np.ascontiguousarray(C))
+        D, I = index.search(np.ascontiguousarray(Q), len(C))
+        S = np.empty_like(D); np.put_along_axis(S, I, D, axis=1); return S
+    return Q @ C.T
+@patch
+def __repr__(self:DenseRetriever): return f'DenseRetriever({self.name!r})'
 
 # %% ../../nbs/07_retrieval.ipynb #34077f2d
 RRF_K = 60   # reciprocal-rank fusion's constant: the usual value, not tuned here
@@ -449,25 +456,6 @@ PAPER_TABLE_A9 = pd.DataFrame([   # the paper's Table A9: dense-RELiC 4/4 on the
 TABLE3_COLUMNS = ['model', 'L', 'R', 'params', 'queries', 'avg_candidates', *[f'recall@{k}' for k in KS], 'mean_rank',
                   'proxy_acc']
 
-# %% ../../nbs/07_retrieval.ipynb #1d3532a0
-def random_retriever(rs:Retrievers, run:Run, config:dict)->tuple[RandomRetriever, str]:
-    "random, seeded by the config's seed."
-    return RandomRetriever(config['seed']), f"seed={config['seed']}"
-
-def bm25_retriever(rs:Retrievers, run:Run, config:dict)->tuple[BM25Retriever, str]:
-    "BM25 with the config's k1 and b; the indexes are shared by every BM25 run of `rs`."
-    r = BM25Retriever(config['k1'], config['b'], store=rs.shared('BM25 indexes', dict))
-    return r, f'k1={r.k1:g} b={r.b:g}'
-
-def zero_shot_builder(rs:Retrievers, run:Run, config:dict)->tuple[DenseRetriever, str]:
-    "A zero-shot encoder (`zero_shot_retriever`), one for all the run's context sizes; params: its similarity."
-    dr = rs.shared(('zero-shot', run.model), lambda: zero_shot_retriever(rs.prof, run.model))
-    return dr, dr.spec['similarity']
-
-def fused_params(parts:list[tuple[str, str]])->str:
-    "The params of a fusion from its parts' (model, params); params with a comma are put in brackets."
-    return f'RRF k={RRF_K}: ' + ' + '.join(f'{m} ({p})' if ',' in p else f'{m} {p}' for m, p in parts)
-
 # %% ../../nbs/07_retrieval.ipynb #dfd64a85
 class Retrievers:
     """The retrievers of a profile's declared runs (`task.table3`): each built on first use from its builder and its
@@ -500,29 +488,53 @@ class Retrievers:
                            f"{', '.join(self.specs)} (task.table3)")
         return self.specs[run.model]
 
-    def build(self, run:Run)->tuple:
-        "`run`'s (retriever, params), built on first use: a fusion from its parts at the same context size."
-        run = Run(*run)
-        if run not in self._built:
-            spec = self.spec(run)
-            if spec.parts:
-                parts = [self.build(Run(m, run.L, run.R)) for m in spec.parts]
-                made = HybridRetriever(*(r for r, _ in parts)), fused_params([(m, p) for m, (_, p) in
-                                                                              zip(spec.parts, parts)])
-            else:
-                module, fn = spec.build.split(':')
-                r, params = getattr(importlib.import_module(f'relic_nb.{module}'), fn)(self, run, self.config(run))
-                made = (MemoRetriever(r) if self.keep else r), params
-            self._built[run] = made
-        return self._built[run]
+# %% ../../nbs/07_retrieval.ipynb #4cc9f611
+@patch
+def build(self:Retrievers, run:Run)->tuple:
+    "`run`'s (retriever, params), built on first use: a fusion from its parts at the same context size."
+    run = Run(*run)
+    if run not in self._built:
+        spec = self.spec(run)
+        if spec.parts:
+            parts = [self.build(Run(m, run.L, run.R)) for m in spec.parts]
+            made = HybridRetriever(*(r for r, _ in parts)), fused_params([(m, p) for m, (_, p) in
+                                                                          zip(spec.parts, parts)])
+        else:
+            module, fn = spec.build.split(':')
+            r, params = getattr(importlib.import_module(f'relic_nb.{module}'), fn)(self, run, self.config(run))
+            made = (MemoRetriever(r) if self.keep else r), params
+        self._built[run] = made
+    return self._built[run]
 
-    def __getitem__(self, run:Run): return self.build(run)[0]
-    def params(self, run:Run)->str: return self.build(run)[1]
+@patch
+def __getitem__(self:Retrievers, run:Run): return self.build(run)[0]
+@patch
+def params(self:Retrievers, run:Run)->str: return self.build(run)[1]
 
-    def forget(self, L, R):
-        "Drop the runs built at context L/R and the scores they kept (the shared encoders stay)."
-        for run in [r for r in self._built if (r.L, r.R) == (L, R)]:
-            if isinstance(r := self._built.pop(run)[0], MemoRetriever): self.scored[run] = r.scored
+@patch
+def forget(self:Retrievers, L, R):
+    "Drop the runs built at context L/R and the scores they kept (the shared encoders stay)."
+    for run in [r for r in self._built if (r.L, r.R) == (L, R)]:
+        if isinstance(r := self._built.pop(run)[0], MemoRetriever): self.scored[run] = r.scored
+
+# %% ../../nbs/07_retrieval.ipynb #1d3532a0
+def random_retriever(rs:Retrievers, run:Run, config:dict)->tuple[RandomRetriever, str]:
+    "random, seeded by the config's seed."
+    return RandomRetriever(config['seed']), f"seed={config['seed']}"
+
+def bm25_retriever(rs:Retrievers, run:Run, config:dict)->tuple[BM25Retriever, str]:
+    "BM25 with the config's k1 and b; the indexes are shared by every BM25 run of `rs`."
+    r = BM25Retriever(config['k1'], config['b'], store=rs.shared('BM25 indexes', dict))
+    return r, f'k1={r.k1:g} b={r.b:g}'
+
+def zero_shot_builder(rs:Retrievers, run:Run, config:dict)->tuple[DenseRetriever, str]:
+    "A zero-shot encoder (`zero_shot_retriever`), one for all the run's context sizes; params: its similarity."
+    dr = rs.shared(('zero-shot', run.model), lambda: zero_shot_retriever(rs.prof, run.model))
+    return dr, dr.spec['similarity']
+
+def fused_params(parts:list[tuple[str, str]])->str:
+    "The params of a fusion from its parts' (model, params); params with a comma are put in brackets."
+    return f'RRF k={RRF_K}: ' + ' + '.join(f'{m} ({p})' if ',' in p else f'{m} {p}' for m, p in parts)
 
 # %% ../../nbs/07_retrieval.ipynb #10f452aa
 def plot_recall_at_k(runs:dict, # (model, L, R) -> per-quote ranks (`evaluate`), in the order of the legend
