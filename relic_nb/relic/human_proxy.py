@@ -297,7 +297,7 @@ def read_proxy_column(profile:str|Profile)->pd.DataFrame|None:
                        na_values={'L': [''], 'R': [''], 'proxy_acc': ['']},
                        float_precision='round_trip')
 
-# %% ../../nbs/09_human_proxy.ipynb #9db5b645
+# %% ../../nbs/09_human_proxy.ipynb #d4f491d8
 def score_models(runs:list[dict], # `model_retrievers` rows
                  test:dict, key:pd.DataFrame, L:int, R:int)->tuple[list[dict], list[pd.DataFrame], dict]:
     """Every run's model on an item set (random at the items' L/R): accuracy rows, its picks, and the picks by run
@@ -317,6 +317,7 @@ def score_models(runs:list[dict], # `model_retrievers` rows
                         else 'negatives chosen by BM25 4/4' if r['model'] == 'BM25' else ''))
     return acc, picks, seen
 
+# %% ../../nbs/09_human_proxy.ipynb #03836f6d
 def accuracy_table(acc:list[dict], ra:dict, # `score_models` rows, `random_accuracy`
                    n_items:int, random_draws:int)->pd.DataFrame:
     "Every model's proxy accuracy on the BM25 set, with random's seeded mean and its analytic value."
@@ -329,6 +330,7 @@ def accuracy_table(acc:list[dict], ra:dict, # `score_models` rows, `random_accur
                                              note='analytic: 1/3')])], ignore_index=True)
     return acc.astype({'L': 'Int64', 'R': 'Int64', 'correct': 'Int64', 'items': 'Int64'})
 
+# %% ../../nbs/09_human_proxy.ipynb #828fb992
 def proxy_column(acc:pd.DataFrame, # `accuracy_table`
                  bm25_set:dict, # `analyse_proxy_set` of the BM25 set
                  n_items:int, L:int, R:int)->pd.DataFrame:
@@ -343,6 +345,7 @@ def proxy_column(acc:pd.DataFrame, # `accuracy_table`
                                                    proxy_acc=ag['majority accuracy %'])])], ignore_index=True)
     return fill.astype({'L': 'Int64', 'R': 'Int64'})
 
+# %% ../../nbs/09_human_proxy.ipynb #13b0b22e
 def error_set(prof:Profile, err:dict|None, # the dense-RELiC 4/4 row of `model_retrievers`
               test:dict, single:pd.DataFrame, status:dict)->pd.DataFrame|None:
     """The error set's key (its items and sheets written, their status added to `status`): single-sentence test quotes
@@ -361,6 +364,7 @@ def error_set(prof:Profile, err:dict|None, # the dense-RELiC 4/4 row of `model_r
     status['errors'] = _write_set(folder, 'errors', ei, ek, hp.annotators)
     return read_key(folder, 'errors')
 
+# %% ../../nbs/09_human_proxy.ipynb #423de48a
 def table5_cases(prof:Profile, items:pd.DataFrame, key:pd.DataFrame, seen:dict, sets:dict, err:dict|None,
                  err_key:pd.DataFrame|None, test:dict)->pd.DataFrame:
     """Table 5: where BM25 and dense-RELiC (else the most accurate other model) part on the BM25 set, and

@@ -316,7 +316,7 @@ def read_card(profile:str|Profile, run:Run)->dict:
     return json.loads(f.read_text())
 
 
-# %% ../../nbs/00e_relic_task.ipynb #0ffa052d
+# %% ../../nbs/00e_relic_task.ipynb #9c50314e
 def hybrid_name(*models:str)->str:
     "The Table 3 name of the reciprocal-rank fusion of `models`: `'BM25+dense-RELiC (RRF)'`."
     return '+'.join(models) + ' (RRF)'
@@ -339,6 +339,7 @@ def fusion(*specs:RunSpec)->RunSpec:
     return RunSpec(hybrid_name(*(s.model for s in specs)), specs[-1].contexts, specs[-1].stage,
                    parts=tuple(s.model for s in specs), exact=all(s.exact for s in specs))
 
+# %% ../../nbs/00e_relic_task.ipynb #a3732076
 def table3(profile:str|Profile)->list[RunSpec]:
     """Table 3's runs for a profile, in its row order: random; tuned BM25 and each zero-shot encoder at every
     retrieval context; each encoder fused with BM25; dense-RELiC at its trained contexts; dense-RELiC fused with
