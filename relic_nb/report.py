@@ -24,7 +24,8 @@ __all__ = ['PAIRED_COLUMNS', 'CURVE_FILE', 'VERIFIED_FILES', 'CURVE_CONTEXTS', '
            'gandalf_intervals', 'learning_curve', 'plot_learning_curve', 'plot_table3_intervals', 'interval_text',
            'intervals_wide', 'paired_prose', 'retrieval_tables', 'verified_tables', 'md', 'Report', 'recall_curves',
            'plot_recall_curves', 'plot_by_length', 'stage_timings', 'table_checksums', 'intervals_sections',
-           'strict_precision_table', 'relic_sections', 'gandalf_sections', 'build_report', 'run_report',
+           'strict_precision_table', 'dataset_section', 'quote_types_section', 'table3_section', 'by_length_section',
+           'dense_section', 'proxy_section', 'relic_sections', 'gandalf_sections', 'build_report', 'run_report',
            'committed_tables', 'folder_tables', 'compare_tables', 'exact_models', 'verify_tables', 'main']
 
 # %% ../nbs/12_report.ipynb #ce5685e6
@@ -464,11 +465,10 @@ def strict_precision_table(sp:pd.DataFrame, # `strict_precision.csv` (06_dataset
                           **{l: int(sp.windows[(s, l)]) for l in ('partial', 'bad_context', 'wrong_quote', 'leak')}}
                          for s in sp.index.get_level_values(0).unique()])
 
-# %% ../nbs/12_report.ipynb #d6e738f8
-def relic_sections(rep:Report):
-    "RELiC: dataset, quote types, retrieval, dense-RELiC, the proxy study."
-    p = rep.prof.name
-    rep.add('## RELiC', '### Table 1: the dataset')
+# %% ../nbs/12_report.ipynb #1c735183
+def dataset_section(rep:Report)->pd.DataFrame|None:
+    "Table 1 beside the paper's, Figure 2 and the alignment and strict-precision checks; returns Table 1 (or None)."
+    rep.add('### Table 1: the dataset')
     t1 = rep.table('table1_dataset.csv')
     if t1 is not None:
         v = t1.set_index('statistic'); ours, paper = v.columns[:2]
@@ -500,43 +500,53 @@ def relic_sections(rep:Report):
                 'Two independent strict readings of the same windows (`strict_agreement.csv`): '
                 "how often they agree, Cohen's kappa (bootstrap interval, `lo95` to `hi95`) and each reading's share "
                 "of `ok` (Wilson).")
+    return t1
+
+# %% ../nbs/12_report.ipynb #9e70818e
+def quote_types_section(rep:Report):
+    "Table 2: the quote-type distribution, or where its sheets await readers."
     rep.add('### Table 2: how quotations are used')
     qt = rep.P.results/'quote_types_distribution.csv'
     if qt.exists(): rep.add(md(pd.read_csv(qt)))
     else:
         n = PAPER_TYPE_COUNTS
-        rep.add(f'*Awaiting annotations*: the sheets are in `results/{p}/annotations/quote_types/`; the paper found '
-                f"{n['claim']} claim-supporting, {n['paraphrase']} paraphrase-supporting and {n['misc']} other "
-                f"quotations "
-                f'among {sum(n.values())}.')
+        rep.add(f'*Awaiting annotations*: the sheets are in `results/{rep.prof.name}/annotations/quote_types/`; the '
+                f"paper found {n['claim']} claim-supporting, {n['paraphrase']} paraphrase-supporting and {n['misc']} "
+                f'other quotations among {sum(n.values())}.')
+
+# %% ../nbs/12_report.ipynb #c9abf04a
+def table3_section(rep:Report, t1:pd.DataFrame|None):
+    "Table 3 beside the paper's, with the sizes of both test sets (from Table 1, `t1`)."
     rep.add('### Table 3: retrieval on the test split')
     t3 = rep.table('table3_retrieval.csv')
-    if t3 is not None:
-        cols = ['recall@1', 'recall@10', 'recall@100', 'mean_rank', 'proxy_acc']
-        t3 = t3.assign(L=t3.L.astype('Int64'), R=t3.R.astype('Int64'))
-        sizes = ''
-        if t1 is not None:                                       # Table 1, read above: ours beside the paper's
-            n = v.astype(float)
-            sizes = (f" (the paper: {n.loc['test examples', paper]:,.0f} quotes, {PAPER_AVG_CANDIDATES:,}). Our dense "
-                     f"rows start from {rep.prof.encoder} where the paper used {PROFILES['paper'].encoder}, and train "
-                     f"on {n.loc['training examples', ours]:,.0f} windows where the paper had "
-                     f"{n.loc['training examples', paper]:,.0f}: see the dense-RELiC notebook for what limits it")
-        rep.add(md(beside_paper(t3, cols=cols), floatfmt='.2f'),
-                f"Recall in percent. The test split has {int(t3.queries.max())} quotes (one quote = "
-                f"{100 / t3.queries.max():.2f} points) and {t3.avg_candidates.max():,.0f} candidates per quote on "
-                f"average{sizes}.")
-    intervals_sections(rep)
+    if t3 is None: return
+    cols = ['recall@1', 'recall@10', 'recall@100', 'mean_rank', 'proxy_acc']
+    t3 = t3.assign(L=t3.L.astype('Int64'), R=t3.R.astype('Int64'))
+    sizes = ''
+    if t1 is not None:                                       # ours beside the paper's
+        n = t1.set_index('statistic').astype(float); ours, paper = n.columns[:2]
+        sizes = (f" (the paper: {n.loc['test examples', paper]:,.0f} quotes, {PAPER_AVG_CANDIDATES:,}). Our dense "
+                 f"rows start from {rep.prof.encoder} where the paper used {PROFILES['paper'].encoder}, and train "
+                 f"on {n.loc['training examples', ours]:,.0f} windows where the paper had "
+                 f"{n.loc['training examples', paper]:,.0f}: see the dense-RELiC notebook for what limits it")
+    rep.add(md(beside_paper(t3, cols=cols), floatfmt='.2f'),
+            f"Recall in percent. The test split has {int(t3.queries.max())} quotes (one quote = "
+            f"{100 / t3.queries.max():.2f} points) and {t3.avg_candidates.max():,.0f} candidates per quote on "
+            f"average{sizes}.")
+
+# %% ../nbs/12_report.ipynb #1160d2b4
+def by_length_section(rep:Report):
+    "Table A9 beside the paper's, the recall curves, recall by length, and the learning curve."
     a9 = rep.table('tableA9_by_length.csv')
+    (L, R), k = BY_LENGTH
     if a9 is not None:
-        (L, R), k = BY_LENGTH
         d = a9[(a9.model == 'dense-RELiC') & (a9.L == L) & (a9.R == R)]
         if len(d):
             rep.add(f'### Table A9: dense-RELiC {L}/{R} by quote length',
                     md(beside_paper(d, PAPER_TABLE_A9, ['n'],
                                     ['instances', 'recall@1', 'recall@10', 'recall@100', 'mean_rank']), floatfmt='.1f'))
-    ctx = ' and '.join(f'{L}/{R}' for L, R in CURVE_CONTEXTS)
+    ctx = ' and '.join(f'{l}/{r}' for l, r in CURVE_CONTEXTS)
     rep.figure('recall_at_k_all.png', f'Test recall@k of every model ({ctx} contexts)')
-    (L, R), k = BY_LENGTH
     if a9 is not None: rep.figure('recall_by_length.png', f'Test recall@{k} by quote length, {L}/{R} context, with '
                                   f'{100 * rep.prof.report.level:g}% intervals (the paper: dense-RELiC, Table A9)')
     if (rep.P.results/'learning_curve.csv').exists():
@@ -547,6 +557,10 @@ def relic_sections(rep:Report):
         rep.figure('learning_curve.png',
                    'Test recall of dense-RELiC per share of the training windows, beside the baseline run (line and '
                    'band)')
+
+# %% ../nbs/12_report.ipynb #63de0279
+def dense_section(rep:Report):
+    "dense-RELiC's training curves, its head-to-head with BM25, and Table 6."
     rep.add('### dense-RELiC training')
     rep.figure('dense_relic_training.png', 'dense-RELiC training loss and val recall in the early-stopping pool')
     h = rep.table('dense_vs_bm25.csv')
@@ -554,12 +568,28 @@ def relic_sections(rep:Report):
     t6 = rep.table('table6_evidence.csv')
     if t6 is not None: rep.add(f'### Table 6: evidence for a prompt (top {t6["rank"].max()} passages)',
                                md(t6[['novel', 'prompt', 'rank', 'passage']]))
+
+# %% ../nbs/12_report.ipynb #1afd642a
+def proxy_section(rep:Report):
+    "Tables 4 (beside the paper's) and 5 of the proxy study."
     rep.add('### Table 4: the proxy study')
     t4 = rep.table('table4_agreement.csv')
     if t4 is not None:
         rep.add(md(t4), 'The paper:', md(PAPER_TABLE4))
     t5 = rep.table('table5_failures.csv')
     if t5 is not None: rep.add('### Table 5: failure cases in the proxy task', md(t5.head(6)))
+
+# %% ../nbs/12_report.ipynb #5f49c90b
+def relic_sections(rep:Report):
+    "RELiC: dataset, quote types, retrieval, dense-RELiC, the proxy study."
+    rep.add('## RELiC')
+    t1 = dataset_section(rep)
+    quote_types_section(rep)
+    table3_section(rep, t1)
+    intervals_sections(rep)
+    by_length_section(rep)
+    dense_section(rep)
+    proxy_section(rep)
 
 # %% ../nbs/12_report.ipynb #509e7539
 def gandalf_sections(rep:Report):
