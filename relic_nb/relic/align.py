@@ -138,10 +138,6 @@ class Block:
     j1:int
     lcs:int = 0         # sentences it grew by, on a long common substring with the novel's (`find_blocks`)
     pieces:int = 1      # pieces of the quotation merged into it (`merge_pieces`)
-    @classmethod
-    def of(cls, b:Block|dict)->Block:
-        "`b` as a Block (from its dict, as `run_alignment` writes it)."
-        return b if isinstance(b, Block) else cls(**b)
 
 # %% ../../nbs/04_align.ipynb #dce6172d
 def resolve(index:CriticIndex, matches:list[tuple], critics:dict[str, list[str]],
@@ -223,7 +219,7 @@ def merge_pieces(blocks:list[Block], critic_sents:list[str], gap_novel:int=Align
                 and covered(critic_sents[i], ' '.join(novels[m.novel][m.j1:b.j0 + 1])) >= PIECE_SHARE)
     out = []
     for b in sorted(blocks, key=lambda b: b.i0):
-        b = replace(Block.of(b))
+        b = replace(b)
         # the last piece of this novel
         k = next((k for k in range(len(out) - 1, -1, -1) if out[k].novel == b.novel), None)
         # (a stray match to another book in between, e.g. a short line, is absorbed)

@@ -747,7 +747,7 @@ def run_dense(profile:str|Profile, progress:bool=True)->dict:
         raise ValueError(f'dense_relic.curve_shares are shares of the training windows between 0 and 1 (1 is the '
                          f'main model), not {S.curve_shares}')
     test, device = load_relic(prof, 'test'), pick_device(prof.device)
-    rs = Retrievers(prof, {r: {} for r in table3_runs(prof, '08_dense_relic')})
+    rs = Retrievers(prof)
     check_parts(rs, '08_dense_relic')
     # first every training (all the processes), then the evaluations and files (the main process alone)
     trained = {c: train_dense(prof, dense_config(prof, c), device=device, progress=progress) for c in contexts}

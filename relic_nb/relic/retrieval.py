@@ -477,8 +477,9 @@ class Retrievers:
         return [v for v in self._shared.values() if isinstance(v, kind)]
 
     def config(self, run:Run)->dict:
-        "What `run`'s retriever is built with: as given, else from its card (`task.read_card`)."
-        if run not in self.configs: self.configs[run] = read_card(self.prof, run)['config']
+        "What `run`'s retriever is built with: as given, else its card's (`task.read_card`); {} if not `configured`."
+        if run not in self.configs:
+            self.configs[run] = read_card(self.prof, run)['config'] if self.spec(run).configured else {}
         return self.configs[run]
 
     def spec(self, run:Run)->RunSpec:
@@ -613,19 +614,18 @@ def run_retrieval(profile:str|Profile)->dict:
     data = {s: load_relic(prof, s) for s in ('val', 'test')}
     for split, d in data.items(): write_json(P.results/'submissions'/split/'key.json', relic_key(d))
     timings = []
-    tuning = timed(timings, 'BM25 tuning on val', lambda: tune_bm25(data['val'], [parse_context(c) for c in S.contexts],
-                                                                    S.bm25_k1, S.bm25_b, S.bm25_tune_quotes, prof.seed))
+    ctx = [parse_context(c) for c in S.contexts]
+    tuning = timed(timings, 'BM25 tuning on val',
+                   lambda: tune_bm25(data['val'], ctx, S.bm25_k1, S.bm25_b, S.bm25_tune_quotes, prof.seed))
     best = best_bm25(tuning)
-    configs = {r: {} for r in table3_runs(prof, '07_retrieval')}
-    configs.update({Run('random'): dict(seed=prof.seed),
-                    **{Run('BM25', L, R): dict(k1=k1, b=b) for (L, R), (k1, b) in best.items()}})
-    rs = Retrievers(prof, configs)
+    rs = Retrievers(prof, {Run('random'): dict(seed=prof.seed),
+                           **{Run('BM25', L, R): dict(k1=k1, b=b) for (L, R), (k1, b) in best.items()}})
     runs = score_runs(rs, '07_retrieval', data['test'], timings)
     for dr in rs.made(DenseRetriever):
         timings.append(dict(step=f'{dr.name}: encoding {dr.encoded} texts (cache misses)',
                             seconds=round(dr.encode_seconds, 2)))
     write_csv(tuning, P.results/'bm25_tuning.csv')
-    plot_recall_at_k(runs, [parse_context(c) for c in S.contexts], P.figures/'recall_at_k.png',
+    plot_recall_at_k(runs, ctx, P.figures/'recall_at_k.png',
                      title=f'RELiC retrieval baselines, test split ({prof.name})')
     timings = pd.DataFrame(timings); write_csv(timings, P.runs/'retrieval_timings.csv')
     table = run_summary([(*r, rs.params(r), pq) for r, pq in runs.items()])

@@ -330,6 +330,7 @@ class RunSpec:
     build:str = ''            # 'module:function' under relic_nb: (Retrievers, Run, config) -> retriever
     parts:tuple = ()          # a fusion: the models it fuses, each at the same context size (no builder)
     exact:bool = False        # ranks the same bit for bit on any CPU (integer and float64 arithmetic only)
+    configured:bool = False   # built with a config its stage sets and its card keeps (BM25's k1 and b, a seed)
     def runs(self)->list[Run]:
         "Its rows, in context order."
         return [Run(self.model, L, R) for L, R in self.contexts]
@@ -346,12 +347,13 @@ def table3(profile:str|Profile)->list[RunSpec]:
     BM25."""
     prof = get_profile(profile)
     ctx = tuple(parse_context(c) for c in prof.retrieval.contexts)
-    bm25 = RunSpec('BM25', ctx, '07_retrieval', 'relic.retrieval:bm25_retriever', exact=True)
+    bm25 = RunSpec('BM25', ctx, '07_retrieval', 'relic.retrieval:bm25_retriever', exact=True, configured=True)
     zero_shot = [RunSpec(m, ctx, '07_retrieval', 'relic.retrieval:zero_shot_builder')
                  for m in prof.retrieval.dense_models]
     dense = RunSpec('dense-RELiC', tuple(parse_context(c) for c in prof.dense_relic.contexts), '08_dense_relic',
                     'relic.dense_relic:dense_relic_builder')
-    return [RunSpec('random', ((None, None),), '07_retrieval', 'relic.retrieval:random_retriever', exact=True),
+    return [RunSpec('random', ((None, None),), '07_retrieval', 'relic.retrieval:random_retriever', exact=True,
+                    configured=True),
             bm25, *zero_shot, *[fusion(bm25, z) for z in zero_shot], dense, fusion(bm25, dense)]
 
 def table3_runs(profile:str|Profile, stage:str|None=None)->list[Run]:
