@@ -7,7 +7,8 @@ Run after the pd dataset is built (`make reproduce`, or at least stage 05_window
 This is the retrieval stage's BM25 work on the test split, done by each engine in turn: one index per
 candidate set (book, quote length) that a test quote uses, then every test quote scored against its
 set, for each context size. k1 and b are those the stage chose on val for each context size
-(the cards of its BM25 runs, results/<profile>/ranks/bm25_*.json) when it has run, else rank_bm25's defaults (or --k1/--b).
+(the cards of its BM25 runs, results/<profile>/ranks/bm25_*.json) when it has run, else rank_bm25's defaults
+(or --k1/--b).
 It prints the time of each part for both engines (index building; scoring, with the time per query),
 the speed-ups, and checks that both engines give every quote the same gold rank and the same top-100
 list, in every context size (exit status 1 if not).
@@ -17,7 +18,8 @@ import numpy as np
 from relic_nb.config import get_profile
 from relic_nb.relic.task import load_relic
 from relic_nb.relic.retrieval import BM25Retriever
-from relic_nb.relic.task import CandidateSet, Run, TOP, card_path, gold_ranks, parse_context, quotes_table, read_card, top_k
+from relic_nb.relic.task import (CandidateSet, Run, TOP, card_path, gold_ranks, parse_context, quotes_table,
+                                 read_card, top_k)
 
 STAGE_CONTEXTS = '1/1,4/4,0/1,0/4,1/0,4/0'
 
@@ -31,7 +33,8 @@ def main():
     a = ap.parse_args()
     prof = get_profile(a.profile)
     contexts = [parse_context(c) for c in a.contexts.split(',')]
-    cards = {lr: read_card(prof, Run('BM25', *lr))['config'] for lr in contexts if card_path(prof, Run('BM25', *lr)).exists()}
+    bm25 = {lr: Run('BM25', *lr) for lr in contexts}
+    cards = {lr: read_card(prof, r)['config'] for lr, r in bm25.items() if card_path(prof, r).exists()}
     best = {lr: (c['k1'], c['b']) for lr, c in cards.items()}
     params = {lr: (a.k1 if a.k1 is not None else best.get(lr, (1.5, 0.75))[0], a.b if a.b is not None else best.get(lr, (1.5, 0.75))[1])
               for lr in contexts}

@@ -121,7 +121,7 @@ def bm25_figures(a, idx, claims):
 
 def recall_figures(a):
     from relic_nb import search as S
-    from relic_nb.config import get_profile, paths
+    from relic_nb.config import get_profile
     from relic_nb.relic.retrieval import BM25Retriever
     from relic_nb.relic.task import Run, card_path, evaluate_retriever, read_card, recall_summary
     from relic_nb.relic.task import relic_file, load_relic
