@@ -52,6 +52,7 @@ def _labelled(path:Path, column:str)->int:
     except Exception: return 0
     return int((df[column].str.strip() != '').sum()) if column in df else 0
 
+# %% ../nbs/00c_annotation.ipynb #ead5995d
 def write_sheets(items:pd.DataFrame, # one row per item, an `item` id column first
                  folder:Path, annotators, column:str='label', instructions:str|None=None)->pd.DataFrame:
     """Write `items.csv` and a blank sheet per annotator; a sheet holding labels is never overwritten. Returns what
@@ -88,6 +89,7 @@ def read_items(folder:Path)->pd.DataFrame:
     if not f.exists(): raise AnnotationError(f'{f} does not exist: run the stage that draws the items first.')
     return read_raw(f)
 
+# %% ../nbs/00c_annotation.ipynb #a6efad2a
 def read_sheet(path:Path, items:list[str], # the item ids of items.csv
                types:dict, column:str='label')->pd.DataFrame:
     """One annotator's sheet, checked: columns item, `column` (the label, None while blank) and note, in the order of
@@ -126,6 +128,7 @@ def read_sheet(path:Path, items:list[str], # the item ids of items.csv
                         'note': df['note'].str.strip() if 'note' in df else ''})
     return out.set_index('item').loc[list(items)].reset_index()
 
+# %% ../nbs/00c_annotation.ipynb #531f4209
 def read_sheets(folder:Path, types:dict, column:str='label')->dict[str, pd.DataFrame]:
     "Every `sheet_*.csv` of an annotation folder, checked, by annotator."
     items = read_items(folder)['item'].tolist()
@@ -173,6 +176,7 @@ def plain_html(item:pd.Series)->str:
     "An item as a preformatted table of its fields."
     return '<pre>' + html.escape(item.to_string()) + '</pre>'
 
+# %% ../nbs/00c_annotation.ipynb #e32c30bc
 class SheetAnnotator:
 
     """A JupyterLab annotator (ipywidgets) for one sheet: shows an item, offers the choices, saves each choice to the

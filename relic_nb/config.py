@@ -55,6 +55,7 @@ class AlignSettings:
     merge_gap_novel:int = 3         # pieces of a quotation merge across this many skipped novel sentences ...
     tag_words:int = 8               # ... and across critic sentences of at most this many words (tags, ellipses)
 
+# %% ../nbs/00_config.ipynb #603b4d8d
 @dataclass(frozen=True)
 class WindowsSettings:
     "05_windows: the shape of a RELiC example."
@@ -126,6 +127,7 @@ class DenseTraining:
     val_pool:int = 500                # random passages per val book added to the val golds (early-stopping pool)
     val_k:int = 10                    # early stopping watches val recall@val_k in that pool
 
+# %% ../nbs/00_config.ipynb #4a5a18e7
 @dataclass(frozen=True)
 class DenseRelicSettings(DenseTraining):
     "08_dense_relic: the context sizes trained, and how (`DenseTraining`)."
@@ -184,6 +186,7 @@ class ReportSettings:
     float_rows:tuple = ('table4_agreement.csv:set=errors',)   # make verify: rows a floating-point model decides
     across_columns:tuple = ('p_holm',)   # make verify: columns computed across a table's rows (Holm's correction)
 
+# %% ../nbs/00_config.ipynb #baf5050d
 @dataclass(frozen=True)
 class RehearsalSettings:
     "15_rehearsal (a tool, not a stage): a synthetic release of the paper's shape, and the paper's stages timed on it."
@@ -262,16 +265,20 @@ PROFILES = {p.name: p for p in [
                                            val_pool=1000, val_k=10,
                                            curve_shares=())),   # each curve point would be a roberta-base training
 ]}
+
 PROFILES['rehearse'] = replace(
     PROFILES['paper'], name='rehearse', device='cpu', encoder='all-MiniLM-L6-v2', release_dir='data/rehearsal/RELiC',
     description="paper's stages on a synthetic release of the paper's shape (`make rehearse`), on CPU: times and "
                 "memory",
     dense_relic=replace(PROFILES['paper'].dense_relic, mixed_precision='no', epochs=1),   # the time of one epoch
     retrieval=replace(PROFILES['paper'].retrieval, bm25_tune_quotes=2000))   # BM25's grid on 2,000 of 7,833 val quotes
+
+# %% ../nbs/00_config.ipynb #b118eb17
 PROFILES['smoke'] = replace(
     PROFILES['paper'], name='smoke', release_dir='data/smoke/RELiC',
     description="paper's stages on 1% of the official release (`subsample_release`): minutes that check a GPU setup",
     dense_relic=replace(PROFILES['paper'].dense_relic, epochs=1))
+
 PROFILES['paper_pd'] = replace(
     PROFILES['paper'], name='paper_pd', release_dir='data/processed/pd/relic', device='cpu',
     description="paper's stages on the RELiC-PD files in the release's format, on CPU (`make paper-pd`)",
@@ -310,6 +317,7 @@ def setting_names(prof:Profile|None=None)->dict[str, list[str]]:
             if f.name not in {g.name for g in fields(prof)}: out.setdefault(f.name, []).append(f'{sec}.{f.name}')
     return out
 
+# %% ../nbs/00_config.ipynb #a7c27cb9
 def get_profile(name:str|Profile, # a profile name, or a Profile (overridden too)
                 **overrides)->Profile:
     "The settings of a run: profile `name`, with settings replaced by `overrides` (`None` keeps the profile's value)."
@@ -340,6 +348,7 @@ def _injected(namespace:dict, declared:set)->dict:
     return {k: v for k, v in namespace.items() if k not in declared and re.fullmatch(r'[a-z][a-z0-9_]*', k)
             and isinstance(v, _LITERALS)}
 
+# %% ../nbs/00_config.ipynb #3ff70e02
 # the stage's section of `Profile` (None: top-level settings only)
 def stage_settings(profile:str|Profile, section:str|None,
                    namespace:dict)->Profile:
@@ -398,6 +407,7 @@ class Paths:
             d.mkdir(parents=True, exist_ok=True)
         return self
 
+# %% ../nbs/00_config.ipynb #ee60a6ea
 def paths(profile:str|Profile='tiny', root:Path|None=None)->Paths:
     "The `Paths` of `profile` under the project root."
     prof = get_profile(profile)
@@ -445,6 +455,7 @@ def bf16_native(cpuinfo:Path=Path('/proc/cpuinfo'))->bool|None:
     try: return bool(re.search(r'\b(amx_bf16|avx512_bf16)\b', Path(cpuinfo).read_text()))
     except OSError: return None
 
+# %% ../nbs/00_config.ipynb #8a991373
 def check_precision(precision:str, device:str='cpu', cpuinfo:Path=Path('/proc/cpuinfo'))->bool:
     """Warn (and return False) when bfloat16 is asked for on a CPU without bfloat16 arithmetic, where it is slower
     than float32."""
@@ -539,6 +550,7 @@ class Stage:
         import importlib
         return getattr(importlib.import_module(f'relic_nb.{self.module}'), self.function)(profile)
 
+# %% ../nbs/00_config.ipynb #7fab87a8
 REGISTRY = [
     Stage('01_corpus', 'shared', 'corpus', 'run_corpus', None, (),
           ('processed/texts/*.json', 'results/corpus_works.csv', 'figures/corpus_words.png'), params=('n_workers',)),
@@ -601,7 +613,10 @@ REGISTRY = [
           ('01_corpus', '05_windows', '06_dataset_checks', '10_gandalf_data', '12_report'),
           ('processed/releases/relic-pd-*.tar.gz', 'processed/releases/gandalf-pd-*.tar.gz', 'results/datasheets/*')),
 ]
+
+# %% ../nbs/00_config.ipynb #b0602a9a
 STAGES = [s.name for s in REGISTRY]   # the pipeline, in order
+
 RELIC_PD_STAGES = {s.name for s in REGISTRY if s.builds_relic_pd}
 
 def stage(name:str)->Stage:
@@ -636,6 +651,7 @@ def owner(profile:str|Profile, path:Path)->str|None:
             if fnmatch.fnmatch(rel, rest.replace('**', '*')) and len(pat) > best[0]: best = (len(pat), s.name)
     return best[1]
 
+# %% ../nbs/00_config.ipynb #70ef3e8e
 def missing_outputs(profile:str|Profile, name:str)->list[str]:
     """The output patterns of stage `name` that match no file yet for `profile` (all but its optional ones before it
     has run)."""

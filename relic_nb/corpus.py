@@ -318,6 +318,7 @@ def _read_one(args):
     except CorpusError as e: row['error'] = str(e)
     return row
 
+# %% ../nbs/01_corpus.ipynb #2a220172
 def corpus_table(corpus:Corpus, profile:str|Profile, slugs:list[str]|None=None, # default: every work with a text
                  n_workers:int=2)->pd.DataFrame:
     "Read (and cache) every work; one row per work with its size, or the error that stopped it."

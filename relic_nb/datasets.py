@@ -24,8 +24,11 @@ __all__ = ['FORMAT', 'DATASETS', 'MANIFEST', 'VERSION_MARK', 'RELIC_SPLITS', 'VA
 
 # %% ../nbs/13_datasets.ipynb #58afb765
 FORMAT = 1                  # layout of a release (files, columns); the first part of every version
+
 DATASETS = ('relic-pd', 'gandalf-pd')
+
 MANIFEST = 'MANIFEST'       # one line per file: "<sha256>  <path>", the format `sha256sum -c` reads
+
 VERSION_MARK = '{{version}}' # stands for the version in generated files until the version is known
 
 class DatasetError(ValueError): "A release is missing, partial or damaged; the message names the file and the fix."
@@ -57,6 +60,7 @@ def release_version(files:dict[str, bytes|Path])->str:
     digest = hashlib.sha256(manifest_text({p: sha256_of(f) for p, f in files.items()}).encode()).hexdigest()
     return f"{FORMAT}.{digest[:10]}"
 
+# %% ../nbs/13_datasets.ipynb #54d6daf9
 def write_archive(files:dict[str, bytes|Path], # path inside the release -> its bytes, or the file to copy
                   dest:Path, top:str, # the archive, and the folder its files unpack into
                   level:int=6)->Path:
@@ -109,6 +113,7 @@ def archive_stem(archive:Path)->str:
     n = Path(archive).name
     return n[:-len('.tar.gz')] if n.endswith('.tar.gz') else Path(n).stem
 
+# %% ../nbs/13_datasets.ipynb #447639e2
 def unpack(archive:Path, into:Path|None=None, # the folder to unpack into (default: the archive's folder)
           )->Path:
     """The checked release folder of an archive: unpacked (again, if an earlier unpacking no longer matches its sums)
@@ -133,6 +138,7 @@ def unpack(archive:Path, into:Path|None=None, # the folder to unpack into (defau
         raise DatasetError(f"{archive} is incomplete or damaged ({type(e).__name__}: {e}). {_fix(stem)}") from None
     return root
 
+# %% ../nbs/13_datasets.ipynb #7367eede
 def find_release(name:str, # 'relic-pd' or 'gandalf-pd'
                  path:str|Path|None=None, # an archive, a release folder, or a folder holding one archive of `name`
                  profile:str|Profile='pd')->Path:
@@ -182,6 +188,7 @@ def split_id(qid:str, novel:str)->tuple[str, int]:
     critic, _, i = qid[len(novel) + 1:].rpartition('.')
     return critic, int(i)
 
+# %% ../nbs/13_datasets.ipynb #124ca617
 def relic_quotes(data:dict[str, dict], # split name -> its RELiC-format dict
                  slug_of:dict[str, str])->pd.DataFrame:
     """One row per example of every split: its novel, critic, critic's sentence index, gold start, length, contexts
@@ -201,6 +208,7 @@ def relic_quotes(data:dict[str, dict], # split name -> its RELiC-format dict
                                           if s.name == 'split' else s,
                                           ignore_index=True)
 
+# %% ../nbs/13_datasets.ipynb #d673cbb1
 def relic_files(profile:str|Profile)->tuple[dict[str, bytes|Path], pd.DataFrame]:
     "The data files of RELiC-PD (path in the release -> bytes or file) and its examples table."
     prof, P = get_profile(profile), paths(profile)
@@ -270,6 +278,7 @@ def gandalf_files(profile:str|Profile)->tuple[dict[str, bytes|Path], dict]:
 # %% ../nbs/13_datasets.ipynb #a29394de
 def _words(sents:list[str])->int: return len(' '.join(sents).split())
 
+# %% ../nbs/13_datasets.ipynb #fcd6c2ed
 def relic_figures(q:pd.DataFrame, files:dict)->dict:
     "The datasheet's figures of RELiC-PD, from its examples table and files."
     ctx, qw = q.left.map(_words) + q.right.map(_words), q.quote.map(_words)
@@ -310,6 +319,7 @@ def relic_figures(q:pd.DataFrame, files:dict)->dict:
                 precision=noise.get('alignment_precision.csv'), verdicts=noise.get('strict_verdicts.csv'),
                 ids=set(q.id))
 
+# %% ../nbs/13_datasets.ipynb #ec80d2cd
 def gandalf_figures(t:dict)->dict:
     "The datasheet's figures of GANDALF-PD, from the tables `gandalf_files` returns."
     d, q, books = t['descriptions'], pd.DataFrame(t['questions']), t['books']
@@ -337,6 +347,7 @@ def _num(x)->str:
     try: return str(int(x)) if float(x).is_integer() else f'{float(x):g}'
     except (TypeError, ValueError): return '' if x is None else str(x)
 
+# %% ../nbs/13_datasets.ipynb #f31554fb
 def check_figures(name:str, figs:dict, results:Path)->pd.DataFrame:
     "One row per figure that a table of `results` also gives: the release's value, the table's, and whether they match."
     rows = []
@@ -406,6 +417,7 @@ def _checked(checks:pd.DataFrame, profile:str)->str:
             f"them: "
             + ('all match' if ok == n else f'{n - ok} DIFFER') + f" (`results/{profile}/datasheets/checks.csv`).")
 
+# %% ../nbs/13_datasets.ipynb #cb5adf09
 def relic_datasheet(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
     "RELiC-PD's dataset card: the YAML header and the datasheet."
     t = f['table1']
@@ -534,6 +546,7 @@ rebuild that changes nothing keeps it, and any change to the data gives a new on
 {_checked(checks, profile)}
 """
 
+# %% ../nbs/13_datasets.ipynb #863dee03
 def gandalf_datasheet(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
     "GANDALF-PD's dataset card: the YAML header and the datasheet."
     s = f['summary']; lv = f['levels'].copy(); lv.index.name = 'level'
@@ -627,13 +640,16 @@ Rebuilt by the compendium's last stage (`make datasets`); the version (`{version
 class GenericDoc(NamedTuple):
     "A passage (ir_datasets' GenericDoc with a title)."
     doc_id:str; text:str; title:str
+
 class GenericQuery(NamedTuple):
     "A query: the critic's context around `<mask>`."
     query_id:str; text:str
+
 class TrecQrel(NamedTuple):
     "A relevance judgement (ir_datasets' TrecQrel)."
     query_id:str; doc_id:str; relevance:int; iteration:str
 
+# %% ../nbs/13_datasets.ipynb #6dfbbb07
 class IRSplit:
 
     """ir_datasets-style access to a RELiC-PD split's BEIR folders: `docs_iter()`, `queries_iter()`, `qrels_iter()`
@@ -665,6 +681,7 @@ class IRSplit:
     def queries_count(self)->int: return sum(1 for _ in self.queries_iter())
     def qrels_count(self)->int: return sum(1 for _ in self.qrels_iter())
 
+# %% ../nbs/13_datasets.ipynb #bd97ec4c
 class Release:
     "A checked, unpacked release folder: its `release.json` (`info`), files and version."
     def __init__(self, root:Path):
@@ -701,6 +718,7 @@ class RelicPD(Release):
             return score_submission(submission, k, verbose=verbose)
     def ir(self, split:str='test', n:int|None=None)->IRSplit: return IRSplit(self.root, split, n)
 
+# %% ../nbs/13_datasets.ipynb #fe98ab1e
 class GandalfPD(Release):
 
     "GANDALF-PD: the questions of the four variants, descriptions, characters and books (as ids and sums)."
@@ -731,6 +749,7 @@ class GandalfPD(Release):
 
 KINDS = {'relic-pd': RelicPD, 'gandalf-pd': GandalfPD}
 
+# %% ../nbs/13_datasets.ipynb #eebe7c0e
 def open_release(name:str, path:str|Path|None=None, profile:str|Profile='pd', verify:bool=True,
                  into:str|Path|None=None, # where an archive is unpacked (default: beside it)
                 )->Release:
@@ -782,6 +801,7 @@ def _info(name:str, version:str, profile:str, counts:dict, hf:dict, **extra)->st
                            hf_data_files=hf, **extra),
                       ensure_ascii=False, indent=1) + '\n'
 
+# %% ../nbs/13_datasets.ipynb #c103eebc
 def run_datasets(profile:str|Profile)->dict:
     """Build the RELiC-PD and GANDALF-PD archives and their datasheets; check the datasheets' figures against the
     result tables."""

@@ -91,6 +91,7 @@ def _footer(style, title, author):
         return f"\n\n\n\nEnd of The Project Gutenberg Etext of {title}, by {author}\n"
     return ''
 
+# %% ../nbs/00a_fixtures.ipynb #d2b6f0b0
 def gutenberg_file(body:str, title:str, author:str, gid:int,
                    style:str='modern', # 'modern', 'this', 'small_print', or 'none' (no boilerplate)
                   )->str:
@@ -158,6 +159,7 @@ FIXTURE_NOVELS = [ # slug, title, author, year, split, gutenberg id, header styl
     ('marsh_lights', 'Marsh Lights', 'Henri Dubois', 1866, 'val', 90002, 'small_print', 'latin-1', True),
     ('quiet_harbour', 'Quiet Harbour', 'Edith Crane', 1899, 'test', 90003, 'none', 'utf-8', False),
 ]
+
 FIXTURE_CRITICS = [ # slug, title, author, year, gutenberg id, header style, language
     ('lectures_on_fiction', 'Lectures on English Fiction', 'R. T. Hale', 1901, 90101, 'this', 'en'),
     ('studies_in_the_novel', 'Studies in the Novel', 'M. Greaves', 1912, 90102, 'modern', 'en'),
@@ -165,6 +167,7 @@ FIXTURE_CRITICS = [ # slug, title, author, year, gutenberg id, header style, lan
     ('dictionary_of_novels', 'A Dictionary of the Novel', 'S. Marsh', 1899, 90104, 'modern', 'en'),
 ]
 
+# %% ../nbs/00a_fixtures.ipynb #898061b5
 def make_fixture_corpus(dest:Path, # folder to write (created; existing fixture files are overwritten)
                         seed:int=0)->Path:
     "Write the invented corpus (mirror layout) and its `works.tsv` under `dest`; returns `dest`."
@@ -199,6 +202,7 @@ _FX_FIRST = ['Orsolin', 'Brevaud', 'Malvine', 'Thibaude', 'Corentin', 'Ysaure', 
              'Anselmine', 'Bertrande', 'Cyprienne', 'Dieudonne', 'Ermengarde', 'Florimond', 'Gontran', 'Hilarion',
              'Isaure', 'Josserin',
              'Ladislas', 'Melusine', 'Norbertine', 'Onesime', 'Pancrace', 'Radegonde']
+
 _FX_LAST = ['Vaudrelle', 'Castagnol', 'Mirebeau', 'Pradelin', 'Sauveterre', 'Chambrelan', 'Ferrandou', 'Lescarbot',
             'Montbrison',
             'Tarragnac', 'Delorme', 'Gravelotte', 'Bouchardy', 'Rimbaudel', 'Courtenac', 'Falgayrac', 'Verneuil',
@@ -206,6 +210,7 @@ _FX_LAST = ['Vaudrelle', 'Castagnol', 'Mirebeau', 'Pradelin', 'Sauveterre', 'Cha
             'Abeillard', 'Bastidou', 'Cazenove', 'Dufrechou', 'Escoubet', 'Fontarabie', 'Guilhermet', 'Hourtoule',
             'Izarnac', 'Jolibois',
             'Kerouvel', 'Lapeyrouse', 'Mauvoisin', 'Noguerole', 'Ortolan', 'Pradinas']
+
 _FX_TRAITS = ['a miller of great strength', 'a widow who kept the inn', 'a notary fond of music',
               'a young painter without money',
               'an old soldier of the Empire', 'a pious lace-maker', 'a gambler always in debt',
@@ -213,6 +218,7 @@ _FX_TRAITS = ['a miller of great strength', 'a widow who kept the inn', 'a notar
               'a rich grain merchant', 'a gardener who grew melons', 'a clerk at the town hall',
               'a shepherd on the hills',
               'a seamstress with a sharp tongue', 'a doctor who distrusted priests', 'a poacher feared by the keepers']
+
 _FX_EVENTS = ['lost a fortune at cards', 'was wounded in the war', 'married against the wishes of the family',
               'fled to the coast one winter', 'won a prize at the fair', 'was accused of theft and acquitted',
               'built a house by the river', 'fell ill after the flood', 'sold the vineyard',
@@ -223,6 +229,7 @@ def _fx_cast(rng, n, offset):
     return [(_FX_FIRST[i + offset], _FX_LAST[(7 * i + offset) % len(_FX_LAST)], _FX_TRAITS[(i + offset) % 15],
              rng.choice(_FX_EVENTS)) for i in range(n)]
 
+# %% ../nbs/00a_fixtures.ipynb #211a5301
 def _fx_novel(rng, cast, extra_words=()):
     "An invented novel: chapters of paragraphs that mention each character at least four times."
     pars = []
@@ -238,6 +245,7 @@ def _fx_novel(rng, cast, extra_words=()):
     chapters = [f'CHAPTER {"I II III IV".split()[k]}.\n\n' + '\n\n'.join(pars[k::4]) for k in range(4)]
     return '\n\n'.join(chapters)
 
+# %% ../nbs/00a_fixtures.ipynb #9e4cdfca
 def gandalf_fixtures(dest:Path, seed:int=0)->tuple[Path, dict]:
     "Write invented references (Zola, Balzac, Brewer formats) and novels under `dest`; returns (`dest`, book tags)."
     dest = Path(dest); rng = random.Random(seed)

@@ -41,6 +41,7 @@ def _counts(total:int, n:int, weights, rng)->np.ndarray:
     w = np.asarray(weights, dtype=float)
     return 1 + rng.multinomial(total - n, w / w.sum())
 
+# %% ../nbs/15_rehearsal.ipynb #c92f06d5
 def release_plan(scale:float=1.0, # share of the paper's books and quotes (each split keeps at least one book)
                  seed:int=SEED,
                  # the works table (`data/works.tsv`): the 79 RELiC titles and their splits
@@ -185,6 +186,7 @@ def peak_rss_mb()->float:
     if kb is None: kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss    # KiB on Linux
     return round(kb / 1024, 1)
 
+# %% ../nbs/15_rehearsal.ipynb #eda726c3
 class StepTimer:
 
     "Wall time, CPU time and peak memory of named steps, one row each (`with timer('step', items=..., unit=...):`)."
@@ -241,6 +243,7 @@ def _sample_passages(data:dict, n:int, seed:int)->list[str]:
         out.append(' '.join(v['sentences'][s:s + k]))
     return out
 
+# %% ../nbs/15_rehearsal.ipynb #d74b7862
 # share of the paper's size (None: the profile's `rehearsal.data_scale`)
 def rehearse(profile:str|Profile='rehearse', scale:float|None=None,
              generate:bool=True, progress:bool=False)->pd.DataFrame:
@@ -305,6 +308,7 @@ def rehearse(profile:str|Profile='rehearse', scale:float|None=None,
     write_csv(pd.concat([old[old.scale != S.data_scale], t], ignore_index=True).sort_values('scale', kind='stable'), f)
     return t
 
+# %% ../nbs/15_rehearsal.ipynb #6f2f66fb
 def growth(steps:pd.DataFrame, # `rehearsal_steps.csv`
            small:float, large:float)->pd.DataFrame:
     """Each step's seconds, items and peak memory at two scales, and its time ratio over the size ratio (<= 1: no
@@ -320,6 +324,7 @@ def growth(steps:pd.DataFrame, # `rehearsal_steps.csv`
     out['time ratio / size ratio'] = (out.iloc[:, 1] / out.iloc[:, 0] / out['size ratio']).round(2)
     return out.reset_index()
 
+# %% ../nbs/15_rehearsal.ipynb #c93d3aaa
 def main(argv:list[str]|None=None)->int:
     """`python -m relic_nb.rehearsal [--scale 0.1] [--profile rehearse]`: the rehearsal; `--subsample SRC DST
     [--share 0.01]`: a smaller copy of a release; `--tiny-encoder DIR`: the one-layer encoder."""
@@ -357,6 +362,7 @@ def activation_bytes(seq:int, layers:int=12, hidden:int=768, heads:int=12)->floa
     16-bit activations, no recomputation: per layer `s*h*(34 + 5*a*s/h)`."""
     return layers * seq * hidden * (34 + 5 * heads * seq / hidden)
 
+# %% ../nbs/15_rehearsal.ipynb #49464c74
 def gpu_estimate(tflops:float=312, # the GPU's peak dense bf16 throughput (A100: 312 TFLOPS)
                  # the share of it a training / encoding loop reaches (an assumption: 30-50% is usual for BERT-sized
                  # models)

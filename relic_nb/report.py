@@ -68,6 +68,7 @@ def _in_order(df:pd.DataFrame, runs:list, extra:list=())->pd.DataFrame:
     o = [order.get(run_label(m, L, R), len(order)) for m, L, R in zip(df.model, df.L, df.R)]
     return df.assign(_o=o).sort_values(['_o', *extra], kind='stable').drop(columns='_o').reset_index(drop=True)
 
+# %% ../nbs/12_report.ipynb #8ceae5a3
 def table3_intervals(profile:str|Profile, runs:list, # (model, L, R, per-quote ranks) of Table 3
                      proxy:pd.DataFrame|None=None)->pd.DataFrame:
     """Recall@k, mean rank and proxy accuracy of every run of Table 3 with their intervals: model, L, R, metric,
@@ -171,6 +172,7 @@ def learning_curve(profile:str|Profile)->pd.DataFrame|None:
     return t[['model', 'L', 'R', 'share', 'metric', 'value', 'lo', 'hi',
               'n']].reset_index(drop=True).astype({'L': 'Int64', 'R': 'Int64'})
 
+# %% ../nbs/12_report.ipynb #da5bfea9
 # the baseline run's rows of `table3_intervals`
 def plot_learning_curve(curve:pd.DataFrame, baseline:pd.DataFrame|None=None,
                         path:Path|None=None):
@@ -193,6 +195,7 @@ def plot_learning_curve(curve:pd.DataFrame, baseline:pd.DataFrame|None=None,
     if path: fig.savefig(path, dpi=120); plt.close(fig)
     return fig
 
+# %% ../nbs/12_report.ipynb #0ee3fd89
 def plot_table3_intervals(iv:pd.DataFrame, # `table3_intervals`
                           ks=(10, 100), baseline:str='BM25 4/4', path:Path|None=None):
     "Table 3's recall@k of every run as a dot with its interval, the baseline run's interval as a band."
@@ -232,6 +235,7 @@ def intervals_wide(iv:pd.DataFrame, keys:list=['model', 'L', 'R'], metrics:list|
     out = pd.DataFrame(rows, columns=[*keys, *metrics])
     return out.assign(**{k: pd.to_numeric(out[k]).astype('Int64') for k in ('L', 'R', 'level', 'share') if k in keys})
 
+# %% ../nbs/12_report.ipynb #4eb7b6a3
 def paired_prose(pr:pd.DataFrame, # `table3_paired.csv`
                  level:float=0.95)->str:
     """What the paired comparisons say: the comparisons significant after Holm, those whose interval excludes 0 but
@@ -297,6 +301,7 @@ def retrieval_tables(profile:str|Profile)->dict:
 
 VERIFIED_FILES = ('table3_verified.csv', 'table3_paired_verified.csv')
 
+# %% ../nbs/12_report.ipynb #0307dde8
 def verified_tables(profile:str|Profile, runs:list, # (model, L, R, per-quote ranks) of Table 3
                    )->tuple[pd.DataFrame|None, pd.DataFrame|None]:
     """Table 3's intervals (recall and mean rank) and paired comparisons again, on the test quotes that a strict
@@ -340,6 +345,7 @@ class Report:
 
 # %% ../nbs/12_report.ipynb #9d466876
 CURVE_CONTEXTS = ((4, 4), (1, 1))   # the contexts of the all-models recall@k figure
+
 # the context and k of the by-length figure (the paper's Table A9 is dense-RELiC 4/4)
 BY_LENGTH = ((4, 4), 10)
 
@@ -365,6 +371,7 @@ def plot_recall_curves(curves:pd.DataFrame, path:Path|None=None):
     if path: fig.savefig(path, dpi=120); plt.close(fig)
     return fig
 
+# %% ../nbs/12_report.ipynb #abd9164b
 def plot_by_length(a9:pd.DataFrame, k:int=10, path:Path|None=None,
                    intervals:pd.DataFrame|None=None, # `tableA9_intervals`: error bars on our bars
                   ):
@@ -663,6 +670,7 @@ INTERVAL_TABLES = {'table3_retrieval.csv': ('table3_intervals.csv', ['model', 'L
                    'gandalf_table4_levels.csv': ('gandalf_table4_intervals.csv', ['model', 'model_id', 'level'])}
 
 def _cells(text:str)->pd.DataFrame: return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+
 def _num(s:str)->float:
     try: return float(s)
     except ValueError: return np.nan
@@ -679,6 +687,7 @@ def folder_tables(folder:Path)->dict[str, str]:
     folder = Path(folder)
     return {f.relative_to(folder).as_posix(): f.read_text(encoding='utf-8-sig') for f in sorted(folder.rglob('*.csv'))}
 
+# %% ../nbs/12_report.ipynb #0a9ea1d0
 def compare_tables(ref:dict, run:dict, # path -> CSV text: the committed tables, the run's
                    exact_models=('random', 'BM25', 'tfidf'), float_files=(),
                    # 'file:column=value': rows that a floating-point model decides although their model is exact
@@ -733,6 +742,7 @@ def compare_tables(ref:dict, run:dict, # path -> CSV text: the committed tables,
             else: rows.append(dict(row, check='exact', ok=False))
     return pd.DataFrame(rows, columns=['file', 'row', 'key', 'column', 'ref', 'run', 'diff', 'check', 'ok'])
 
+# %% ../nbs/12_report.ipynb #3d892522
 def exact_models(profile:str|Profile)->tuple[str, ...]:
     "The models whose rows `make verify` holds bit for bit: Table 3's runs declared exact, then `report.exact_models`."
     prof = get_profile(profile)
@@ -771,6 +781,7 @@ def verify_tables(profile:str|Profile, ref:str='HEAD', # the git commit holding 
         print('\nverify: ' + ('PASSED' if d.ok.all() else 'FAILED'))
     return d
 
+# %% ../nbs/12_report.ipynb #b2588021
 def main(argv:list[str]|None=None)->int:
     """`python -m relic_nb.report --verify [--profile pd] [--ref HEAD | --against FOLDER]`: exit status 1 when a
     table differs beyond its tolerance."""

@@ -50,6 +50,7 @@ def production_notebook(nb):
     nb.cells = [c for c in nb.cells if c.cell_type != 'code' or keep(c)]
     return nb
 
+# %% ../nbs/00b_runner.ipynb #878ceb6a
 def clean_executed(nb):
     """An executed notebook without the noise of a run: stderr streams (progress bars, kernel warnings), widget
     views, timings."""
@@ -71,7 +72,6 @@ def clean_executed(nb):
         pm.pop(k, None)
     nb.metadata.pop('widgets', None)
     return nb
-
 
 # %% ../nbs/00b_runner.ipynb #cc49690d
 def run_stages(profile:str='pd', start:str|None=None, only:list[str]|None=None,
@@ -191,6 +191,7 @@ def main(argv:list[str]|None=None):
           f"figures in {paths(a.profile).figures}, executed notebooks in {paths(a.profile).runs}")
     return 0
 
+# %% ../nbs/00b_runner.ipynb #7c2d4f2c
 def stage_table(profile='pd')->pd.DataFrame:
     "The registry as a table: for each stage a profile runs, its notebook, function, settings, inputs and outputs."
     prof = get_profile(profile)
@@ -200,4 +201,3 @@ def stage_table(profile='pd')->pd.DataFrame:
                          for s in REGISTRY if s.name in stages_for(prof)])
 
 if __name__ == '__main__' and 'IPython' not in sys.modules: sys.exit(main())
-

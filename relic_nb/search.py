@@ -137,7 +137,7 @@ def one_thread(on:bool=True):
         with _BLAS.limit(limits=1, user_api='blas'): yield
     finally: torch.set_num_threads(old)
 
-
+# %% ../nbs/14_evidence_search.ipynb #4924effc
 class SentenceEncoder:
 
 
@@ -165,6 +165,7 @@ class SentenceEncoder:
     def passages(self, texts:list[str])->np.ndarray: return self._vec('candidates', texts)
     def __repr__(self): return f'SentenceEncoder({self.name!r})'
 
+# %% ../nbs/14_evidence_search.ipynb #71f6a048
 class DenseRelicEncoder:
 
     """A trained dense-RELiC model (folder) through `dense_relic.DenseRelicRetriever`: context vectors for claims,
@@ -349,6 +350,7 @@ def build(cls:EvidenceIndex, source:str|int|Path, # a works-table slug, a Gutenb
     idx.build_seconds, idx.timings = round(time.time() - t0, 3), {k: round(v, 3) for k, v in took.items()}
     return idx
 
+# %% ../nbs/14_evidence_search.ipynb #b085935e
 @patch
 def save(self:EvidenceIndex, folder:Path)->Path:
     "Write the index (sentences, chapters, work, sentence vectors) to `folder`, atomically."
@@ -389,6 +391,7 @@ def _parse_lengths(s:str)->tuple[int, int]:
     if not m: raise ValueError(f'--sentences is a passage length (2) or a range (1-5), not {s!r}')
     return int(m[1]), int(m[2] or m[1])
 
+# %% ../nbs/14_evidence_search.ipynb #11ed501a
 def main(argv:list[str]|None=None)->int:
     "`python -m relic_nb.search --novel SLUG|ID|FILE \"claim\" [--k 10] [--ranker hybrid] [--sentences 1-5] [--json]`"
     import argparse
@@ -453,6 +456,7 @@ def csv_link(res:pd.DataFrame, name:str='evidence.csv')->str:
     name = html.escape(name)
     return f'<a class="evidence-download" download="{name}" href="data:text/csv;base64,{data}">download {name}</a>'
 
+# %% ../nbs/14_evidence_search.ipynb #3ba71845
 def evidence_panel(profile:str|Profile='pd', novel:str='', claim:str='')->'ipywidgets.VBox':
     "The evidence search as ipywidgets: pick a novel, type a claim, get highlighted passages; save them as CSV."
     import ipywidgets as W

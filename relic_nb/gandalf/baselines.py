@@ -56,6 +56,7 @@ def evaluate(baseline:Baseline, questions:list[dict], book_text=None,
                              chosen=int(c), correct=int(c) == q['answer']))
     return pd.DataFrame(rows).assign(model=baseline.name, model_id=baseline.model_id)
 
+# %% ../../nbs/11_gandalf_baselines.ipynb #22963be8
 def accuracy_table(results:pd.DataFrame, by:list[str]=['model', 'model_id'])->pd.DataFrame:
     "Accuracy (%) and question counts per column, for each combination of `by`."
     g = results.groupby(by + ['column']).correct.agg(['mean', 'size']).reset_index()
@@ -107,6 +108,7 @@ def smollm2_folder()->Path:
         "(or pass a model id such as 'gpt2' on a machine with a model hub).")
     return Path(spec.submodule_search_locations[0])
 
+# %% ../../nbs/11_gandalf_baselines.ipynb #e768abb9
 def load_causal_lm(name:str='smollm2-135m', cache:Path|None=None, # where the fp32 copy of the GGUF model is kept
                    seed:int=SEED, # the random weights of 'tiny-random-llama'
                    )->tuple:
@@ -179,6 +181,7 @@ def continuation_logprobs(model, tok, prefixes:list[str], conts:list[str], memor
 
 def _is_xl(model)->bool: return getattr(model.config, 'model_type', '') == 'transfo-xl'
 
+# %% ../../nbs/11_gandalf_baselines.ipynb #f80d3131
 def _sum_continuations(logp, ids, starts)->np.ndarray:
     "Per row, the summed log-probabilities of the continuation tokens (right-padded batch)."
     import torch
@@ -220,6 +223,7 @@ def _layers(cache)->list:
     "[(keys, values)] per layer of a past-key-values object of any transformers version."
     return [(l.keys, l.values) for l in cache.layers] if hasattr(cache, 'layers') else [tuple(l[:2]) for l in cache]
 
+# %% ../../nbs/11_gandalf_baselines.ipynb #9a103915
 # per question: (prefixes, continuations) of its options
 def score_questions(model, tok, questions:list[tuple[list[str], list[str]]],
                     memory=None, # (past key/values, next position) of a book
@@ -293,6 +297,7 @@ def score_questions(model, tok, questions:list[tuple[list[str], list[str]]],
             for j in ch: m = len(enc[j][0]); out[j] = sums[t:t + m]; t += m
     return out
 
+# %% ../../nbs/11_gandalf_baselines.ipynb #8edcb89f
 # (past key/values, next position) of a book
 def question_logprobs(model, tok, prefixes:list[str], conts:list[str], memory=None,
                       )->np.ndarray:
@@ -353,6 +358,7 @@ class QueryOnlyLM(Baseline):
         with self.autocast(): scores = score_questions(self.model, self.tok, items, mem, self.max_rows)
         return [int(np.argmax(x)) for x in scores]
 
+# %% ../../nbs/11_gandalf_baselines.ipynb #d9e8ff58
 class BookMemoryLM(QueryOnlyLM):
 
     """The same scoring after the model has read the book through a bounded recurrent memory: the paper's
@@ -424,6 +430,7 @@ def plot_accuracy_by_level(t4:pd.DataFrame, # Table 4: accuracy per model and le
     plt.close(fig)
     return Path(path)
 
+# %% ../../nbs/11_gandalf_baselines.ipynb #b66f0fe3
 def run_gandalf_baselines(profile:str|Profile, progress:bool=True)->dict:
     """Run random, TF-IDF and the two LM baselines on the questions of 10_gandalf_data; write Tables 3-4, every
     answer and the figure."""

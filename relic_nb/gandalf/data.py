@@ -80,6 +80,8 @@ BOOK_TAGS = {
     'little_dorrit': ['Little Dorrit'], 'tale_of_two_cities': ['A Tale of Two Cities'],
     'great_expectations': ['Great Expectations'],
 }
+
+# %% ../../nbs/10_gandalf_data.ipynb #c3e635e0
 ZOLA_TITLES = [t for s, ts in BOOK_TAGS.items() if s.startswith('zola-') for t in ts] + [
     'Nana', 'Son Excellence Eugene Rougon', 'La Bete Humaine', "L'Argent"]
 
@@ -99,6 +101,7 @@ honourable rev reverend young old little big uncle aunt cousin saint st esq jr j
 monseigneur mgr professor signor signora don dona fra frere soeur called alias nee born dit mynheer herr frau abbess
 abbot prior prioress dean canon friar parson vicar squire laird goodman goodwife
 mistress mister gentleman chief elder younger sieur demoiselle marechal marechale abbesse sire dom notary'''.split())
+
 PARTICLES = {'de', 'du', 'des', 'd', 'la', 'le', 'les', 'l', 'of', 'van', 'von', 'der', 'den', 'y', 'da', 'di', 'del',
              'et', 'and', 'or'}
 
@@ -128,6 +131,7 @@ class Names:
     @property
     def key(self): return (self.first or self.last)[0]   # the term counted in the novel (a given name if there is one)
 
+# %% ../../nbs/10_gandalf_data.ipynb #52e5ed79
 def name_terms(head:str, given:str='', # the headword outside / inside the parentheses
                given_names:set|frozenset=frozenset(), # words the reference uses as given names
                )->Names:
@@ -487,6 +491,7 @@ def group_of(slug:str, author:str='')->str:
     a = (fold(author) + ' ' + slug).lower()
     return 'balzac_zola' if ('balzac' in a or 'zola' in a) else 'dickens_scott'
 
+# %% ../../nbs/10_gandalf_data.ipynb #3057eb12
 def build_gandalf(corpus:Corpus, profile:str|Profile, tags:dict=BOOK_TAGS)->GandalfData:
     "Characters, descriptions and questions of every described novel, and the -Rep variant (`profile.gandalf_data`)."
     prof = get_profile(profile); s = prof.gandalf_data
@@ -527,6 +532,7 @@ def gandalf_corpus(profile:str|Profile)->tuple[Corpus, dict]:
 
 def gandalf_dir(profile:str|Profile)->Path: return paths(profile).processed/'gandalf'
 
+# %% ../../nbs/10_gandalf_data.ipynb #4a0d6194
 def save_gandalf(data:GandalfData, profile:str|Profile)->Path:
     "Write the dataset to `data/processed/<profile>/gandalf/`."
     d = gandalf_dir(profile)

@@ -96,6 +96,7 @@ class CriticIndex:
         for sh in shingles(ws): self.post[sh].append(len(self.units) - 1)
     def __repr__(self): return f'CriticIndex({len(self.units):,} units, {len(self.post):,} 4-grams)'
 
+# %% ../../nbs/04_align.ipynb #3e898308
 def match_novel(index:CriticIndex, novel:str, sentences:list[str], min_score:float=QRATIO_MIN)->list[tuple]:
     "(unit, novel, first sentence, last sentence, score, how) for every verified match of a novel's sentences."
     out, prev_hits, prev_norm = [], Counter(), None

@@ -21,27 +21,40 @@ __all__ = ['CITATION', 'REFERENCE', 'FOOTNOTE_MARK', 'PAGE_MARK', 'FOOTNOTE_PAR'
 
 # %% ../../nbs/02_cleaning.ipynb #3d0cfe62
 _PAGE_KEY = r'(?i:pp|p|pages?|ll?|lines?|vv?|verses?|fols?|cols?)'                   # page-like: numbered 149 or xii
+
 _PART_KEY = (r'(?i:ch|chaps?|chapters?|vols?|volumes?|bks?|books?|pts?|parts?|secs?|sects?|sections?|acts?|sc|scenes?'
              r'|cantos?|stanzas?|letters?)')                                            # part-like: also IV
+
 _NUMBER = r'(?:\d{1,4}|[ivxlcdm]{1,7})(?![\w])\.?'                                      # 149, xii.
+
 _BIGNUMBER = r'(?:\d{1,4}|[ivxlcdm]{1,7}|[IVXLCDM]{1,7})(?![\w])\.?'                    # 149, xii., IV.
+
 def _range(n): return rf'{n}(?:\s*(?:-{{1,2}}|–|—|to\b)\s*{n})?(?:\s*ff?\.)?'        # 12-14, 421--426, 55 ff.
+
 _VOLPAGE = r'[ivx]{1,5}\.\s*\d{1,4}(?:\s*[-–]\s*\d{1,4})?(?!\w)'                       # ii. 349
+
 _ABBR = r'(?!A\.\s?D\.|B\.\s?C\.)(?:[A-Z]\.\s?(?:&\s?)?){1,4}'                      # P.P., O.C.S., D. & S. (not A.D.)
+
 _LOC = (rf'(?:\b{_PAGE_KEY}(?:\.\s*|\s+){_range(_NUMBER)}|\b{_PART_KEY}(?:\.\s*|\s+){_range(_BIGNUMBER)}'
         rf'|§+\s*\d{{1,4}}|{_ABBR}\s*(?:\d{{1,3}}(?!\w)|{_VOLPAGE})|\b{_VOLPAGE})'
         r'(?:\s*(?i:note|n\.))?')
+
 # vol. ii. p. 23; ii. 349, 350
 _LOCS = rf'{_LOC}(?:\s*(?:,|;|&|\band\b)?\s*(?:{_LOC}|\d{{1,4}}(?:\s*[-–]\s*\d{{1,4}})?(?!\w)))*'
+
 _SEE = r'(?i:(?:and\s+)?(?:see|cf\.|vide|compare|ante|post|supra|infra)\b,?\s*)'
+
 _IBID = r'(?i:ibid|ib|id|op\.\s*cit|loc\.\s*cit)\.?'
+
 _TITLE = (r'(?:_[^_\n]{1,60}_|[“"][^”"\n]{1,60}[”"]'
           r'|[A-Z][\w’\'.-]*(?:\s+(?:of|the|and|in|on|a|an|to|at|&|[A-Z][\w’\'.-]*)){0,6})')
+
 _END = r'(?=\s*$|\s+[A-Z“"‘(\[])'                                                     # the citation ends a sentence
 
 # what a citation ends with
 _INSIDE = rf'(?:{_LOCS}|{_SEE}\d{{1,4}}(?:\s*[-–,]\s*\d{{1,4}})*|{_IBID}(?:,?\s*{_LOCS})?)\.?\s*'
 
+# %% ../../nbs/02_cleaning.ipynb #a8ab71f5
 CITATION = re.compile('|'.join([
     rf'\s*\((?:[^()\n]{{0,80}}?(?:,\s*|\s+))?{_INSIDE}\)\.?',                         # (Persuasion, ch. iii.)
     rf'\s*\[(?:[^\[\]\n]{{0,80}}?(?:,\s*|\s+))?{_INSIDE}\]\.?',                      # [see p. 62]
@@ -53,6 +66,7 @@ CITATION = re.compile('|'.join([
     rf'\s*(?:--|—)\s*{_SEE}?(?:{_TITLE},?\s+)?{_LOCS}\s*(?:--|—)',      # —see "Pickwick," chapter 21—
     rf'\s*_[^_\n]{{1,60}}_,?\s+{_LOCS}\.?{_END}',                                        # _Pickwick_, ch. 4.
 ]))
+
 # a paragraph that is only a reference
 REFERENCE = re.compile(rf'^{_SEE}?(?:{_TITLE},?\s+)?(?:{_LOCS}|{_IBID})\.?$')
 
@@ -237,6 +251,7 @@ def _clean_one(args):
     return dict(slug=slug, paragraphs=pars, language=lang, lang_prob=prob, paragraphs_raw=len(raw),
                 words_raw=sum(len(p.split()) for p in raw), **counts)
 
+# %% ../../nbs/02_cleaning.ipynb #afbf79f2
 def run_cleaning(profile:str|Profile='tiny')->dict:
     """Clean the profile's criticism works, drop the ones the filters reject (`prof.cleaning`); writes the clean
     texts and the table. Returns `table`, `seconds`."""

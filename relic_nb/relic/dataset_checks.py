@@ -123,6 +123,7 @@ class RawText:
         "The 1-based line number of character `char`."
         return bisect.bisect_right(self.line_start, char)
 
+# %% ../../nbs/06_dataset_checks.ipynb #af2076f0
 # consecutive pieces of the critic's text, e.g. left context, quotation, right context
 def locate(raw:RawText, parts:list[str],
            max_hits:int=30)->list[dict|None]:
@@ -188,6 +189,7 @@ def novel_neighbours(sents:list[str], start:int, n:int, k:int=3)->list[tuple[int
     "The gold's sentences with `k` before and after: (index, sentence, whether it is gold)."
     return [(j, sents[j], start <= j < start + n) for j in range(max(0, start - k), min(len(sents), start + n + k))]
 
+# %% ../../nbs/06_dataset_checks.ipynb #ac85470a
 def window_markdown(k:int, w:dict)->str:
     """One window as a section to read and label: the window, the critic's raw text, the novel around the gold, blank
     label lines."""
@@ -241,6 +243,7 @@ def current_labels(labels_f:Path, windows:dict[str, str], # every current window
                    np.where(lab.window != lab.id.map(windows), 'window changed', ''))
     return lab[why == ''].set_index('id'), lab.assign(why=why)[why != ''].reset_index(drop=True)
 
+# %% ../../nbs/06_dataset_checks.ipynb #ec9e19e4
 def read_strict_labels(sample:list[dict], windows:dict[str, str], # every current window: id -> its key (window_key)
                        labels_f:Path)->tuple[pd.DataFrame|None, pd.DataFrame, str]:
     """The sample's labels (None unless fresh labels cover it), the stale labels (window changed or gone), and a line
@@ -273,6 +276,7 @@ def precision_table(labelled:dict[str, pd.DataFrame])->pd.DataFrame:
                              hi95=round(hi, 4)))
     return pd.DataFrame(rows, columns=['sample', 'label', 'windows', 'of', 'share', 'lo95', 'hi95'])
 
+# %% ../../nbs/06_dataset_checks.ipynb #d95a93e6
 # two readings' current labels (`current_labels`), indexed by id
 def reader_agreement(first:pd.DataFrame, second:pd.DataFrame,
                      ids:list[str]|None=None, draws:int=1000, seed:int=SEED)->pd.DataFrame:
@@ -305,6 +309,7 @@ def reader_agreement(first:pd.DataFrame, second:pd.DataFrame,
                   value=round(binomtest(only1, only1 + only2).pvalue, 4) if only1 + only2 else 1.0)]
     return pd.DataFrame(rows, columns=['measure', 'value', 'lo95', 'hi95'])
 
+# %% ../../nbs/06_dataset_checks.ipynb #2f692d1c
 def labels_from_markdown(md:str)->pd.DataFrame:
     "The labels a reader wrote on the `label:` / `note:` lines of a sample's Markdown, as the rows of a labels file."
     rows = []
@@ -341,6 +346,7 @@ def strict_labels(profile:str|Profile, sample:str)->Path:
     "The reader's labels of a strict precision sample (columns `id`, `label`, `note`, `window`): a committed input."
     return paths(profile).data/'annotations'/f'{get_profile(profile).name}_strict_{sample}.tsv'
 
+# %% ../../nbs/06_dataset_checks.ipynb #c9d49d2a
 def sample_markdown(name:str, seed:int, sample:list[dict], labels_f:Path, status:str)->str:
     "A sample as Markdown to read and label: a header saying how, then one section per window."
     head = (f"# Strict precision sample `{name}`: {len(sample)} windows (seed {seed})\n\n"
@@ -374,6 +380,7 @@ class Sample(NamedTuple):
     size:int
     seed:int
 
+# %% ../../nbs/06_dataset_checks.ipynb #d7a5cdfb
 def precision_samples(settings:DatasetChecksSettings)->list[Sample]:
     "The samples of `settings.samples` ('name:windows:seed'), in drawing order."
     out = []
@@ -403,6 +410,7 @@ def read_verdicts(profile:str|Profile)->pd.DataFrame|None:
     f = paths(profile).results/'strict_verdicts.csv'
     return pd.read_csv(f, dtype=str, keep_default_na=False) if f.exists() else None
 
+# %% ../../nbs/06_dataset_checks.ipynb #18346599
 def run_checks(profile:str|Profile)->dict:
     """The recall scan and the strict precision samples (and their precision, where current labels cover them);
     writes their tables."""

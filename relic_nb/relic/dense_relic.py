@@ -107,6 +107,7 @@ def contrastive_loss(c, q, scale:float=1.0, bank_mask=None):
                                                bank_mask.to(c.device)], 1), float('-inf'))
     return torch.nn.functional.cross_entropy(logits, torch.arange(len(c), device=c.device))
 
+# %% ../../nbs/08_dense_relic.ipynb #855fd94f
 class DualEncoder(_Module):
 
     """dense-RELiC: a context encoder and (if trained) a quote encoder; score = dot product (cosine x scale if
@@ -224,6 +225,7 @@ def encode_texts(model:DualEncoder, tokenizer, texts:list[str], which:str='conte
     for idx, v in chunks: out[idx] = v
     return out
 
+# %% ../../nbs/08_dense_relic.ipynb #2132bf19
 class QuoteVectors:
 
     "Quote-side vectors: the frozen pretrained sentence encoder (disk-cached), or the model's quote encoder."
@@ -319,6 +321,7 @@ def run_dir(profile:str|Profile, cfg:DenseConfig, share:float=1.0)->Path:
     part = share_label(share) + '-' if share < 1 else ''
     return paths(profile).processed/'dense_relic'/f"{cfg.L}-{cfg.R}-{part}{cfg.key()}-{key}"
 
+# %% ../../nbs/08_dense_relic.ipynb #bc02c608
 def save_model(model:DualEncoder, tokenizer, dest:Path):
     """Save the trained encoder(s), tokenizer and config to the folder `dest` (atomically: a whole new folder
     replaces it)."""
@@ -333,6 +336,7 @@ def _tokenizer(cfg:DenseConfig):
     from transformers import AutoTokenizer
     return AutoTokenizer.from_pretrained(model_path(cfg.model))
 
+# %% ../../nbs/08_dense_relic.ipynb #a11a5c88
 def train_dense(profile:str|Profile, cfg:DenseConfig,
                 out:Path|None=None,            # run folder (default: `run_dir(profile, cfg, share)`)
                 # train on this share of the training windows (`curve_subset`: a learning-curve point)
@@ -498,6 +502,7 @@ def _fingerprint(folder:Path)->str:
     for f in sorted(Path(folder).rglob('*.safetensors')): h.update(f.read_bytes())
     return h.hexdigest()[:16]
 
+# %% ../../nbs/08_dense_relic.ipynb #bdcab6a1
 class DenseRelicRetriever:
 
     "A trained dense-RELiC model as a retriever: `(CandidateSet, quotes) -> scores` (dot product of the vectors)."
@@ -598,6 +603,7 @@ def disagreements(a:pd.DataFrame, b:pd.DataFrame, data:dict, names=('dense-RELiC
     return (out[[c for c in cols if c in out] + [c for c in out.columns if c not in cols]] if len(out)
             else pd.DataFrame(columns=cols))
 
+# %% ../../nbs/08_dense_relic.ipynb #451a356c
 def per_quote_ranks(profile:str|Profile, model:str, L:int, R:int, data:dict)->pd.DataFrame:
     """One run's per-quote ranks (its rank file), with each quote's gold start and the run's top-100 list (its
     submission)."""
@@ -658,6 +664,7 @@ def evidence_prompts(test_books)->list[tuple[str, str, int]]:
     own = [p for p in EVIDENCE_PROMPTS if p[0] in set(test_books)]
     return own or [(b, 'The narrator describes the weather:', 1) for b in sorted(test_books)[:1]]
 
+# %% ../../nbs/08_dense_relic.ipynb #84a00082
 def evidence_table(profile:str|Profile, prompts:list[tuple[str, str, int]], context:str='1/1', k:int=3)->pd.DataFrame:
     "Table 6: for each (novel, prompt, sentences), the `k` passages the `context` model ranks highest."
     return pd.concat([find_evidence(profile, b, p, n, k=k, context=context).assign(novel=b, prompt=p, n=n)
@@ -697,6 +704,7 @@ def curve_rank_path(profile:str|Profile, share:float, L:int, R:int)->Path:
     "The per-quote ranks of a learning-curve point: `results/<profile>/ranks/curve/dense-relic-<share>pct_<L-R>.csv`."
     return paths(profile).results/'ranks'/'curve'/f"{run_slug(f'dense-RELiC {share_label(share)}', L, R)}.csv"
 
+# %% ../../nbs/08_dense_relic.ipynb #cec07876
 def read_curve(profile:str|Profile)->dict[float, pd.DataFrame]:
     """The learning curve's per-quote ranks (`read_ranks`' columns) by share of the training windows, 1.0 being the
     main model; points not written yet are left out."""

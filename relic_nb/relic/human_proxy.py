@@ -172,6 +172,7 @@ class ProxyAnnotator(SheetAnnotator):
 PAPER_TABLE4 = pd.DataFrame([('random', 0.00, 11.1, 22.2, None), ('humans', 0.68, 68.5, 0.5, 93.5)],
                             columns=['annotators', "Fleiss' kappa", 'all agree %', 'none agree %',
                                      'majority accuracy %'])
+
 PAPER_ERROR_SET_ACC = 94.0   # humans on the dense-RELiC error set (100 items)
 
 def human_agreement(choices:pd.DataFrame, # items x annotators: the letter each chose
@@ -203,6 +204,7 @@ def random_panel_exact(k:int=3, options:str='ABC')->dict:
             "Fleiss' kappa": round((float(np.mean(P)) - Pe) / (1 - Pe), 3), 'all agree %': round(100 * out['all'], 2),
             'none agree %': round(100 * out['none'], 2)}
 
+# %% ../../nbs/09_human_proxy.ipynb #ef6494f0
 def random_panel_simulated(n_items:int, k:int=3, draws:int=1000, seed:int=SEED)->dict:
     """The random-annotator row by simulation: the mean over `draws` seeded panels of `k` random annotators on
     `n_items` items."""

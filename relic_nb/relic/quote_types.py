@@ -112,6 +112,7 @@ def type_distribution(labels:pd.DataFrame, types:dict=QUOTE_TYPES, paper:dict=PA
         rows.append(r)
     return pd.DataFrame(rows)
 
+# %% ../../nbs/06a_quote_types.ipynb #db144bbe
 def type_examples(items:pd.DataFrame, labels:pd.DataFrame, per_type:int=1, seed:int=SEED,
                   types:dict=QUOTE_TYPES)->pd.DataFrame:
     """Table 2-style examples: per type, up to `per_type` items all annotators gave that type (else the majority
@@ -180,6 +181,7 @@ shows one item at a time and saves each choice to your sheet.
 
 HELD_OUT = ('val', 'test')   # the splits of novels never seen in training: the windows sampled
 
+# %% ../../nbs/06a_quote_types.ipynb #aae01e42
 def run_quote_types(profile:str|Profile)->dict:
     """Draw the held-out sample, write the sheets and `quote_type_sample.csv`, and the tables of whatever sheets are
     complete."""

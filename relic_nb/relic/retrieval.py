@@ -152,6 +152,7 @@ def _slug(model_id:str)->str:
 # %% ../../nbs/07_retrieval.ipynb #3fe3b605
 # ONNX Runtime on the CPU: float32 weights, or int8 weights (per output channel)
 ONNX_BACKENDS = ('onnx', 'onnx-int8')
+
 BACKENDS = ('torch', *ONNX_BACKENDS)       # how DenseRetriever encodes; 'torch' = sentence-transformers
 
 def export_onnx(model_id:str, # a model id or folder that sentence-transformers loads
@@ -188,6 +189,7 @@ def export_onnx(model_id:str, # a model id or folder that sentence-transformers 
                          extra_options={'DefaultTensorType': onnx.TensorProto.FLOAT})
     return out
 
+# %% ../../nbs/07_retrieval.ipynb #67ec128c
 class OnnxEncoder:
 
     """Encodes texts with an exported graph (`export_onnx`) in ONNX Runtime, as `SentenceTransformer.encode` does:
@@ -322,6 +324,7 @@ def embed(self:DenseRetriever, model_id:str, texts:list[str])->np.ndarray:
         E = E.astype(np.float16).astype(np.float32)     # what a later run will read back
     return E
 
+# %% ../../nbs/07_retrieval.ipynb #44cd60cc
 @patch
 def token_counts(self:DenseRetriever, model_id:str, texts:list[str])->np.ndarray:
     """Tokens the encoder of `model_id` reads of each text: its tokenizer's, special tokens included, truncated
@@ -374,6 +377,8 @@ def __call__(self:DenseRetriever, cs:CandidateSet, quotes:pd.DataFrame)->np.ndar
         D, I = index.search(np.ascontiguousarray(Q), len(C))
         S = np.empty_like(D); np.put_along_axis(S, I, D, axis=1); return S
     return Q @ C.T
+
+# %% ../../nbs/07_retrieval.ipynb #12d98b9d
 @patch
 def __repr__(self:DenseRetriever): return f'DenseRetriever({self.name!r})'
 
@@ -408,6 +413,7 @@ class HybridRetriever:
         return reciprocal_rank_fusion(*(r(cs, quotes) for r in self.retrievers), k=self.k)
     def __repr__(self): return f'HybridRetriever({", ".join(map(repr, self.retrievers))}, k={self.k})'
 
+# %% ../../nbs/07_retrieval.ipynb #40fdb8fe
 class MemoRetriever:
 
     """A retriever that keeps the scores it gave: called again on the same candidates and quotes, it returns them

@@ -125,17 +125,25 @@ _EDITOR = re.compile(r"(?i)^\W*(?:an? |the |original |detailed )?(?:introduction
     r"transcriber|contr?ibutor[’']?s?[’']? note|(?:foot|end)?notes\W*$|note on the text|(?:selected )?bibliography|"
     r"glossary\W*$|index\W*$|chronology\W*$|advertisements?\W*$|other works by|novels by|by the same author|"
     r"typographical errors|minor punctuation errors|appendix: production|production notes)")
+
 _EBOOK = re.compile(r"(?i)\be-?(?:book|text)s?\b|project gutenberg|transcriber")
+
 _CONTENTS = re.compile(r"(?i)^\W*(?:the |detailed )?(?:(?:table of )?contents|list of|illustrations)")
+
 _INTRO = re.compile(r"(?i)^\W*(?:an? |the )?introduction\b")
+
 _END = re.compile(r"(?i)^\W*(?:the end|finis|end)\W*$")
+
 _AUTHOR = re.compile(r"(?i)^\W*(?:the |author[’']?s |original "
                      r")?(?:preface|foreword|prologue|etymology|extracts|explanatory|"
                      r"advertisement by the author|introductory\b)")
+
 _JUNK = re.compile(r"(?i)edition|published|publisher|copyright|printed|printers?\b|reprinted|rights reserved|facsimile|"
                    r"gutenberg|e-?text|transcrib|illustrat|author of\b|the text is|this text")
+
 _LIST = re.compile(r"\b(?:II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|XX)\b\.?"
                    r"|\b\d{1,3}\.\s|\b(?:CHAPTER|Chapter)\b")
+
 _MORE_WORKS = re.compile(r"(?i)\band (?:selected |other )?(?:short )?(?:stories|tales|sketches|poems)\b")
 
 def _short(p): return len(p) <= 90
@@ -145,6 +153,7 @@ def is_editorial(p:str)->bool:
     transcriber added."""
     return _short(p) and len(p.split()) <= 8 and bool(_EDITOR.match(p) or _EBOOK.search(p))
 
+# %% ../../nbs/03_segment.ipynb #641a6804
 def is_prose(p:str)->bool:
     """A paragraph of running text: 10+ words, mostly lower case, ending as a sentence ends; not a bracketed note, a
     heading or a contents list."""
@@ -176,6 +185,7 @@ def _editors_intro(pars:list[str], front:list[str])->bool:
     name = _author(front)
     return bool(name) and any(is_prose(p) and re.search(rf'(?i)\b{re.escape(name)}\b', p) for p in pars)
 
+# %% ../../nbs/03_segment.ipynb #3f9e239e
 def body_labels(chapters:list[Chapter])->list[str]:
     """What each paragraph (all chapters, in order) is: 'text' (the author's), 'front', 'toc', 'editor', 'end' or
     'other_work'."""
@@ -224,6 +234,7 @@ def body_labels(chapters:list[Chapter])->list[str]:
         lab[i] = 'end'
     return lab
 
+# %% ../../nbs/03_segment.ipynb #ddc76534
 def body_spans(chapters:list[Chapter])->list[tuple[int, int]]:
     "Spans `(first, last)` (inclusive) of the novel's own paragraphs, indexed over all `chapters`' paragraphs in order."
     spans = []
@@ -232,7 +243,6 @@ def body_spans(chapters:list[Chapter])->list[tuple[int, int]]:
         if spans and spans[-1][1] == i - 1: spans[-1] = (spans[-1][0], i)
         else: spans.append((i, i))
     return spans
-
 
 # %% ../../nbs/03_segment.ipynb #01baba12
 def novel_sentences(profile:str|Profile, slug:str, cache:Path, method:str='parser', extra_boundaries:bool=True)->dict:
@@ -258,6 +268,7 @@ def novel_sentences(profile:str|Profile, slug:str, cache:Path, method:str='parse
                 recovered=len(e['sentences']), cached=d['cached'] and e['cached'], paragraphs=len(keep),
                 chars=sum(len(pars[i]) for i in keep))
 
+# %% ../../nbs/03_segment.ipynb #5c342527
 def _segment_one(args):
     profile, slug, kind, method, extra = args
     t0, cache = time.time(), paths(profile).cache/'segments'

@@ -54,6 +54,7 @@ def write_relic(data:dict, path:Path):
     "Validate and write a RELiC-format dict to `path` (atomically)."
     write_json(path, validate_relic(data, str(path)))
 
+# %% ../../nbs/00e_relic_task.ipynb #0d6f02a9
 def read_relic(path:Path)->dict:
     "Read and validate a RELiC-format JSON file (ours or the official release)."
     path = Path(path)
@@ -228,6 +229,7 @@ def validate_submission(sub, key:dict, top:int=TOP)->dict:
         if len(set(ranked)) != len(ranked): raise SubmissionError(f'quote {qid!r}: a candidate is listed twice')
     return sub
 
+# %% ../../nbs/00e_relic_task.ipynb #7aeb1dcf
 def score_submission(submission_path:Path, key_path:Path, ks=KS, verbose:bool=True)->dict:
     """Recall@k (percent) of a submission file against a key file; prints them. Mean rank needs full rankings: use
     `evaluate_retriever`."""
@@ -297,6 +299,7 @@ def card_path(profile:str|Profile, run:Run)->Path:
     "The card of a run: `results/<profile>/ranks/<run slug>.json`, beside its ranks."
     return rank_path(profile, *run).with_suffix('.json')
 
+# %% ../../nbs/00e_relic_task.ipynb #7c9d815d
 def save_run(profile:str|Profile, run:Run, params:str, per_quote:pd.DataFrame,
              stage:str, # the stage that scored it
              config:dict|None=None, # what its retriever was built with (e.g. BM25's k1 and b)
@@ -314,7 +317,6 @@ def read_card(profile:str|Profile, run:Run)->dict:
         raise FileNotFoundError(f'No run {run.model} {run.L}/{run.R} in {f.parent}: run the stage that scores it '
                                 f'first (the declared runs, `retrieval.table3`, name it).')
     return json.loads(f.read_text())
-
 
 # %% ../../nbs/00e_relic_task.ipynb #9c50314e
 def hybrid_name(*models:str)->str:

@@ -60,6 +60,7 @@ def word_stem(w:str)->str:
         if w.endswith(suf) and len(w) - len(suf) >= 4: return w[:-len(suf)]
     return w
 
+# %% ../../nbs/05_windows.ipynb #f15c6dfd
 class BookText:
 
     """A novel's word runs (hashed 5-grams, triples, pairs) and word stems, counted: how rare a phrase or a word of
@@ -82,10 +83,15 @@ class BookText:
 # %% ../../nbs/05_windows.ipynb #88a83862
 _SPAN = re.compile(r'“([^”]{2,300})”|"([^"]{2,300})"'
                    r'|(?:^|(?<=[\s(\[—-]))[‘\']([^’\']{2,300})[’\'](?=[\s.,;:!?)\]—-]|$)')
+
 _OPENS = re.compile(r'(?:^|(?<=[\s(\[—-]))[“"‘\'](?=\w)')
+
 _CLOSES = re.compile(r'(?<=[\w.,;:!?—-])[”"’\'](?=\s|$)')
+
 _MARK = re.compile(r"[\"“”«»]|(?:^|[\s(\[—-])[‘']\w|[.,!?;:—-][’'](?:\s|$)|\w[’'][.,;:!?]")
+
 _DOUBLE = re.compile(r'[“”"]')
+
 MARKED_WORDS = 5      # a stretch in quotation marks this long (words) is a quotation, not a title quoted inside one
 
 def quoted_spans(s:str)->list[str]:
@@ -109,6 +115,7 @@ def _mark_spans(events:list[tuple], end:int|None)->list[tuple[int, int]]:
         elif start is not None and kind != 'open': out.append((start, pos)); start = None
     return out + ([(start, end)] if start is not None and end is not None else [])
 
+# %% ../../nbs/05_windows.ipynb #acb0d38c
 def marked_spans(text:str)->list[tuple[int, int]]:
     "The (start, end) character spans inside a paragraph's quotation marks, nested ones merged."
     def kind(m):
@@ -206,9 +213,12 @@ def tail_out(s:str, gold:str)->str:
 
 # %% ../../nbs/05_windows.ipynb #a3f71cb9
 FRAGMENT_WORDS = 6    # shortest fragment of a quote sentence that counts as giving it away ...
+
 FRAGMENT_MIN = 90     # ... at this partial_ratio
+
 # a critic sentence continues a quotation when this share of its own words are the novel sentence's
 OWN_SHARE = 0.67
+
 # "mostly held": a novel sentence's words the critic's text holds in common runs of this many words
 EDGE_RUN = 3
 
@@ -224,6 +234,7 @@ def continues_quote(critic_sent:str, novel_sent:str, edge_cover:float=WindowsSet
     "Whether a critic sentence next to a quotation is the novel's next (or previous) sentence: the quotation goes on."
     return covered(novel_sent, critic_sent, EDGE_RUN) >= edge_cover and covered(critic_sent, novel_sent) >= OWN_SHARE
 
+# %% ../../nbs/05_windows.ipynb #f2829076
 def edge_trim(b:Block, critic_sents:list[str], novel_sents:list[str], edge_cover:float=WindowsSettings.edge_cover,
               # what the critic's quotation marks hold (`marked_text`): the edges are measured against it
               quoted:str|None=None,
@@ -260,6 +271,7 @@ class Extent(NamedTuple):
     repaired:int      # neighbours that joined because they repeat the quotation
     extended:int      # neighbours that joined because they are the novel's next sentences
 
+# %% ../../nbs/05_windows.ipynb #97a47268
 def quotation_extent(block:Block, critic_sents:list[str], quoted:set[int], # critic sentence indices inside any block
                      novel_sents:list[str], para:list[int]|None=None, inline:list[bool]|None=None,
                      edge_cover:float=WindowsSettings.edge_cover)->Extent:
@@ -294,9 +306,12 @@ def quotation_extent(block:Block, critic_sents:list[str], quoted:set[int], # cri
 
 # %% ../../nbs/05_windows.ipynb #d41c1361
 NEAR = 10             # novel sentences on each side of a quotation whose words a context sentence must not repeat ...
+
 RETELL_SHARE = 0.25   # ... in runs of NGRAM words for this share of its words: a retelling
+
 NOVEL_SHARE = 0.5     # ... or this share in runs found anywhere in the novel (a quotation from elsewhere in the book)
 
+# %% ../../nbs/05_windows.ipynb #8b0ca2e1
 @dataclass(repr=False, eq=False)
 class Candidate:
     "A block quote on its way to a window; its extent, gold and context are computed on first use."
@@ -540,6 +555,7 @@ def repeats_gold(c:Candidate)->bool:
 
 # %% ../../nbs/05_windows.ipynb #77eb0712
 RARE_RUN = 2          # a run of words that occurs at most this often in the whole novel is the gold's own phrase
+
 RARE_WORD = 1         # a word (its stem, 5+ letters, lower case in the context) the novel has this often, in the gold
 
 # ... and a word of the gold that the context puts in quotation marks, when the novel has it this often
@@ -555,6 +571,7 @@ def _content(g:tuple, names:set)->bool:
     c = [w for w in g if w.isalpha() and w not in ENGLISH_STOP_WORDS]
     return len(c) >= min(2, len(g)) and any(len(w) >= 4 for w in c) and not all(w in names for w in c)
 
+# %% ../../nbs/05_windows.ipynb #33f24f14
 def rare_echo(context:str, gold:str, book:BookText, max_count:int=RARE_RUN, max_word:int=RARE_WORD,
               max_quoted:int=RARE_QUOTED)->list[str]:
     "The gold's rare phrases and words that a context sentence repeats (runs, quoted pairs and words, rare words)."
@@ -618,6 +635,7 @@ RULES = [
     Rule('echoes_rare_phrase', 'leakage', echoes_rare_phrase),
     Rule('gives_back_unquoted', 'leakage', gives_back_unquoted),
 ]
+
 OUTCOMES = ['window', 'filtered source', *sorted({r.outcome for r in RULES}, key=[r.outcome for r in RULES].index),
             'duplicate']   # every fate of a block quote, in the order of the per-source report
 
@@ -641,6 +659,7 @@ def window_of(c:Candidate)->Window:
     b = c.span
     return Window(b.novel, b.j0, c.n, c.L, c.R, b.i0, c.extent.repaired)
 
+# %% ../../nbs/05_windows.ipynb #8324922d
 def build_window(block:Block, critic_sents:list[str], quoted:set[int], # critic sentence indices inside any block
                  novel_sents:list[str], context:int=4, max_quote:int=5, para:list[int]|None=None,
                  inline:list[bool]|None=None, edge_cover:float=WindowsSettings.edge_cover, require_marked:bool=True,
@@ -693,6 +712,7 @@ def build_windows(profile:str|Profile,
     blocks = pd.DataFrame(fates, columns=['critic', 'novel', 'i0', 'i1', 'j0', 'j1', 'outcome', 'rule'])
     return win.sort_values('id', ignore_index=True), blocks
 
+# %% ../../nbs/05_windows.ipynb #2434b106
 def outcomes_by_source(blocks:pd.DataFrame)->pd.DataFrame:
     "Per critic: block quotes found, and how many became windows or were dropped for each reason."
     t = pd.crosstab(blocks.critic, pd.Categorical(blocks.outcome, OUTCOMES), dropna=False)
@@ -751,6 +771,7 @@ def quote_lengths(win:pd.DataFrame, max_quote:int=5)->pd.DataFrame:
     lengths = win.n.value_counts().reindex(range(1, max_quote + 1), fill_value=0)
     return lengths.rename_axis('quote_sentences').rename('windows').reset_index()
 
+# %% ../../nbs/05_windows.ipynb #c8cc9303
 def plot_quote_lengths(lengths:pd.DataFrame, # `quote_lengths`' table
                        path:Path, label:str='RELiC-PD')->Path:
     "Figure 2: the share of windows by quote length, ours beside the paper's; saved to `path` (PNG) and closed."
