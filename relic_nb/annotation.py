@@ -6,6 +6,7 @@
 from __future__ import annotations
 import html, re
 from pathlib import Path
+from fastcore.basics import patch
 import numpy as np
 import pandas as pd
 from .config import atomic_path, write_csv
@@ -196,67 +197,76 @@ class SheetAnnotator:
         self._build()
         self.goto(self.next_unlabelled(-1) if self.labelled < len(self.items) else 0)
 
-    def _build(self):
-        import ipywidgets as w
-        self.header, self.body, self.status = w.HTML(), w.HTML(), w.HTML()
-        legend = ''.join(f'<li><b>{html.escape(name)}</b> (<code>{k}</code>): {html.escape(d)}</li>'
-                         for k, (name, d) in self.types.items())
-        self.legend = w.HTML(f'<ul style="line-height:1.3">{legend}</ul>')
-        self.choice = w.RadioButtons(options=[(name, k) for k, (name, _) in self.types.items()], value=None,
-                                     layout=w.Layout(width='auto'))
-        self.note = w.Text(placeholder='note (optional)', continuous_update=False, layout=w.Layout(width='60%'))
-        self.buttons = [w.Button(description=d) for d in ('◀ previous', 'next ▶', 'next unlabelled ⏭')]
-        for b, f in zip(self.buttons, (lambda _: self.goto(self.i - 1), lambda _: self.goto(self.i + 1),
-                                       lambda _: self.goto(self.next_unlabelled(self.i)))): b.on_click(f)
-        self.choice.observe(lambda ch: self._loading or ch['new'] is None or self.choose(ch['new']), names='value')
-        self.note.observe(lambda ch: self._loading
-                          or self.choose(self.raw.at[self.row[self.item_id], self.column] or None, ch['new']),
-                          names='value')
-        self.widget = w.VBox([self.header, self.body, self.legend, self.choice, self.note, w.HBox(self.buttons),
-                              self.status])
-        self._loading = False
+# %% ../nbs/00c_annotation.ipynb #5d42669c
+@patch
+def _build(self:SheetAnnotator):
+    import ipywidgets as w
+    self.header, self.body, self.status = w.HTML(), w.HTML(), w.HTML()
+    legend = ''.join(f'<li><b>{html.escape(name)}</b> (<code>{k}</code>): {html.escape(d)}</li>'
+                     for k, (name, d) in self.types.items())
+    self.legend = w.HTML(f'<ul style="line-height:1.3">{legend}</ul>')
+    self.choice = w.RadioButtons(options=[(name, k) for k, (name, _) in self.types.items()], value=None,
+                                 layout=w.Layout(width='auto'))
+    self.note = w.Text(placeholder='note (optional)', continuous_update=False, layout=w.Layout(width='60%'))
+    self.buttons = [w.Button(description=d) for d in ('◀ previous', 'next ▶', 'next unlabelled ⏭')]
+    for b, f in zip(self.buttons, (lambda _: self.goto(self.i - 1), lambda _: self.goto(self.i + 1),
+                                   lambda _: self.goto(self.next_unlabelled(self.i)))): b.on_click(f)
+    self.choice.observe(lambda ch: self._loading or ch['new'] is None or self.choose(ch['new']), names='value')
+    self.note.observe(lambda ch: self._loading
+                      or self.choose(self.raw.at[self.row[self.item_id], self.column] or None, ch['new']),
+                      names='value')
+    self.widget = w.VBox([self.header, self.body, self.legend, self.choice, self.note, w.HBox(self.buttons),
+                          self.status])
+    self._loading = False
 
-    @property
-    def labelled(self)->int: return int((self.raw[self.column] != '').sum())
-    @property
-    def item_id(self)->str: return self.items['item'].iloc[self.i]
+@patch(as_prop=True)
+def labelled(self:SheetAnnotator)->int: return int((self.raw[self.column] != '').sum())
 
-    def next_unlabelled(self, after:int)->int:
-        "Index of the first unlabelled item after `after` (wrapping round); `after` itself when all are labelled."
-        order = [(after + k) % len(self.items) for k in range(1, len(self.items) + 1)]
-        return next((j for j in order if self.raw.at[self.row[self.items['item'].iloc[j]], self.column] == ''), after)
+@patch(as_prop=True)
+def item_id(self:SheetAnnotator)->str: return self.items['item'].iloc[self.i]
 
-    def goto(self, i:int):
-        "Show item `i` (clipped to the items)."
-        self.i = int(min(max(i, 0), len(self.items) - 1))
-        r = self.raw.loc[self.row[self.item_id]]
-        self._loading = True
-        self.choice.value, self.note.value = (r[self.column] or None), r['note']
-        self._loading = False
-        self._header()
-        self.body.value = self.render(self.items.iloc[self.i])
-        return self
+@patch
+def next_unlabelled(self:SheetAnnotator, after:int)->int:
+    "Index of the first unlabelled item after `after` (wrapping round); `after` itself when all are labelled."
+    order = [(after + k) % len(self.items) for k in range(1, len(self.items) + 1)]
+    return next((j for j in order if self.raw.at[self.row[self.items['item'].iloc[j]], self.column] == ''), after)
 
-    def choose(self, label:str|None, note:str|None=None):
-        "Record a label (and note) for the current item and save the sheet."
-        if label is not None and label not in self.types:
-            raise ValueError(f'{label!r} is not one of {list(self.types)}')
-        k = self.row[self.item_id]
-        self.raw.at[k, self.column] = label or ''
-        if note is not None: self.raw.at[k, 'note'] = note
-        write_sheet(self.raw, self.path)
-        self.status.value = f'saved {self.item_id}: {label or "(no label)"}'
-        self._header()
-        return self
+# %% ../nbs/00c_annotation.ipynb #31a24fba
+@patch
+def goto(self:SheetAnnotator, i:int):
+    "Show item `i` (clipped to the items)."
+    self.i = int(min(max(i, 0), len(self.items) - 1))
+    r = self.raw.loc[self.row[self.item_id]]
+    self._loading = True
+    self.choice.value, self.note.value = (r[self.column] or None), r['note']
+    self._loading = False
+    self._header()
+    self.body.value = self.render(self.items.iloc[self.i])
+    return self
 
-    def _header(self):
-        self.header.value = (f'<h4>{html.escape(self.title)} item {self.i + 1} of {len(self.items)} '
-                             f'({html.escape(self.item_id)}); '
-                             f'{self.labelled} labelled; sheet <code>{html.escape(str(self.path))}</code></h4>')
+@patch
+def choose(self:SheetAnnotator, label:str|None, note:str|None=None):
+    "Record a label (and note) for the current item and save the sheet."
+    if label is not None and label not in self.types:
+        raise ValueError(f'{label!r} is not one of {list(self.types)}')
+    k = self.row[self.item_id]
+    self.raw.at[k, self.column] = label or ''
+    if note is not None: self.raw.at[k, 'note'] = note
+    write_sheet(self.raw, self.path)
+    self.status.value = f'saved {self.item_id}: {label or "(no label)"}'
+    self._header()
+    return self
 
-    def _ipython_display_(self):
-        from IPython.display import display
-        display(self.widget)
+@patch
+def _header(self:SheetAnnotator):
+    self.header.value = (f'<h4>{html.escape(self.title)} item {self.i + 1} of {len(self.items)} '
+                         f'({html.escape(self.item_id)}); '
+                         f'{self.labelled} labelled; sheet <code>{html.escape(str(self.path))}</code></h4>')
+
+@patch
+def _ipython_display_(self:SheetAnnotator):
+    from IPython.display import display
+    display(self.widget)
 
 # %% ../nbs/00c_annotation.ipynb #11678f04
 def fleiss_kappa(labels:pd.DataFrame, categories:list|None=None)->float:

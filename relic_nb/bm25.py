@@ -6,6 +6,7 @@
 from __future__ import annotations
 import re
 from collections import defaultdict
+from fastcore.basics import patch
 import numpy as np
 from scipy import sparse
 from .config import words
@@ -73,61 +74,68 @@ class FastBM25:
         self.idf = np.where(seen & (idf < 0), self.epsilon * self.average_idf, np.where(seen, idf, 0.0))
         self.set_params(k1, b)
 
-    def set_params(self, k1:float, b:float):
-        "Use new k1 and b (the counts and idf are kept; weights are computed when scoring)."
-        self.k1, self.b = k1, b
-        self._K = k1 * (1 - b + b * self.doc_len / self.avgdl)        # per document, as rank_bm25 computes it
-        return self
+# %% ../nbs/07a_bm25.ipynb #3867b49a
+@patch
+def set_params(self:FastBM25, k1:float, b:float):
+    "Use new k1 and b (the counts and idf are kept; weights are computed when scoring)."
+    self.k1, self.b = k1, b
+    self._K = k1 * (1 - b + b * self.doc_len / self.avgdl)        # per document, as rank_bm25 computes it
+    return self
 
-    def weights(self, words=None)->sparse.csr_matrix:
-        "Words x documents BM25 weights of the given word columns (sorted; default: all)."
-        T = self.counts_t if words is None else self.counts_t[words]
-        idf = np.repeat(self.idf if words is None else self.idf[words], np.diff(T.indptr))
-        tf, k1 = T.data, self.k1
-        w = idf * (tf * (k1 + 1) / (tf + self._K[T.indices]))         # rank_bm25's expression, term by term
-        return sparse.csr_matrix((w, T.indices, T.indptr), shape=T.shape)
+@patch
+def weights(self:FastBM25, words=None)->sparse.csr_matrix:
+    "Words x documents BM25 weights of the given word columns (sorted; default: all)."
+    T = self.counts_t if words is None else self.counts_t[words]
+    idf = np.repeat(self.idf if words is None else self.idf[words], np.diff(T.indptr))
+    tf, k1 = T.data, self.k1
+    w = idf * (tf * (k1 + 1) / (tf + self._K[T.indices]))         # rank_bm25's expression, term by term
+    return sparse.csr_matrix((w, T.indices, T.indptr), shape=T.shape)
 
-    @classmethod
-    def from_corpus(cls, corpus:list[list[str]], **kw):
-        "The index of tokenized documents (like `BM25Okapi(corpus)`)."
-        return cls(*count_matrix(corpus), **kw)
+@patch(cls_method=True)
+def from_corpus(cls:FastBM25, corpus:list[list[str]], **kw):
+    "The index of tokenized documents (like `BM25Okapi(corpus)`)."
+    return cls(*count_matrix(corpus), **kw)
 
-    @classmethod
-    def from_spans(cls, sentences:list[str], n:int, starts=None, # default: every start 0..N-n
-                   counts=None, # `sentence_counts(sentences)`, to reuse across lengths
-                   **kw):
-        "The index of the n-sentence passages of a book; their counts are sums of their sentences' counts."
-        S, vocab = counts or sentence_counts(sentences)
-        starts = np.arange(len(sentences) - n + 1) if starts is None else np.asarray(starts, dtype=np.int64)
-        A = sparse.csr_matrix((np.ones(len(starts) * n), (starts[:, None] + np.arange(n)[None, :]).ravel(),
-                               np.arange(len(starts) + 1) * n),
-                              # row i: ones at sentences starts[i] .. starts[i]+n-1
-                              shape=(len(starts), len(sentences)))
-        return cls(sparse.csr_matrix(S.T) @ sparse.csr_matrix(A.T), vocab, transposed=True, **kw)   # words x passages
+@patch(cls_method=True)
+def from_spans(cls:FastBM25, sentences:list[str], n:int, starts=None, # default: every start 0..N-n
+               counts=None, # `sentence_counts(sentences)`, to reuse across lengths
+               **kw):
+    "The index of the n-sentence passages of a book; their counts are sums of their sentences' counts."
+    S, vocab = counts or sentence_counts(sentences)
+    starts = np.arange(len(sentences) - n + 1) if starts is None else np.asarray(starts, dtype=np.int64)
+    A = sparse.csr_matrix((np.ones(len(starts) * n), (starts[:, None] + np.arange(n)[None, :]).ravel(),
+                           np.arange(len(starts) + 1) * n),
+                          # row i: ones at sentences starts[i] .. starts[i]+n-1
+                          shape=(len(starts), len(sentences)))
+    return cls(sparse.csr_matrix(S.T) @ sparse.csr_matrix(A.T), vocab, transposed=True, **kw)   # words x passages
 
-    def query_matrix(self, queries:list[list[str]])->sparse.csr_matrix:
-        """Queries x words matrix of word counts (a repeated word counts twice, as in rank_bm25; unknown words are
-        dropped)."""
-        rows, cols = [], []
-        for i, q in enumerate(queries):
-            for t in q:
-                j = self.vocab.get(t)
-                if j is not None: rows.append(i); cols.append(j)
-        return sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(queries), len(self.vocab)))
+# %% ../nbs/07a_bm25.ipynb #978cf5b1
+@patch
+def query_matrix(self:FastBM25, queries:list[list[str]])->sparse.csr_matrix:
+    """Queries x words matrix of word counts (a repeated word counts twice, as in rank_bm25; unknown words are
+    dropped)."""
+    rows, cols = [], []
+    for i, q in enumerate(queries):
+        for t in q:
+            j = self.vocab.get(t)
+            if j is not None: rows.append(i); cols.append(j)
+    return sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(queries), len(self.vocab)))
 
-    def get_scores(self, query:list[str])->np.ndarray:
-        "The scores of every document for one tokenized query (like `BM25Okapi.get_scores`)."
-        return self.score_many([query])[0]
+@patch
+def get_scores(self:FastBM25, query:list[str])->np.ndarray:
+    "The scores of every document for one tokenized query (like `BM25Okapi.get_scores`)."
+    return self.score_many([query])[0]
 
-    def score_many(self, queries:list[list[str]], block:int=64)->np.ndarray:
-        """Queries x documents scores, `block` queries at a time: the weights of their words only, accumulated into a
-        dense array."""
-        out = np.empty((len(queries), self.n_docs))
-        for i in range(0, len(queries), block):
-            Q = self.query_matrix(queries[i:i + block])
-            # sorted: sums run in word order, as in a sparse product
-            words = np.unique(Q.indices)
-            X = np.zeros((len(words), Q.shape[0]))
-            X[np.searchsorted(words, Q.indices), np.repeat(np.arange(Q.shape[0]), np.diff(Q.indptr))] = Q.data
-            out[i:i + block] = (self.weights(words).T @ X).T
-        return out
+@patch
+def score_many(self:FastBM25, queries:list[list[str]], block:int=64)->np.ndarray:
+    """Queries x documents scores, `block` queries at a time: the weights of their words only, accumulated into a
+    dense array."""
+    out = np.empty((len(queries), self.n_docs))
+    for i in range(0, len(queries), block):
+        Q = self.query_matrix(queries[i:i + block])
+        # sorted: sums run in word order, as in a sparse product
+        words = np.unique(Q.indices)
+        X = np.zeros((len(words), Q.shape[0]))
+        X[np.searchsorted(words, Q.indices), np.repeat(np.arange(Q.shape[0]), np.diff(Q.indptr))] = Q.data
+        out[i:i + block] = (self.weights(words).T @ X).T
+    return out

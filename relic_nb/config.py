@@ -10,14 +10,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['SEED', 'SECTIONS', 'PROFILES', 'GUTENBERG_URL', 'PRECISIONS', 'REGISTRY', 'STAGES', 'RELIC_PD_STAGES', 'project_root',
-           'CleaningSettings', 'SegmentSettings', 'AlignSettings', 'WindowsSettings', 'DatasetChecksSettings',
-           'QuoteTypesSettings', 'RetrievalSettings', 'DenseTraining', 'DenseRelicSettings', 'HumanProxySettings',
-           'GandalfDataSettings', 'GandalfBaselinesSettings', 'ReportSettings', 'RehearsalSettings', 'Profile',
-           'setting_names', 'get_profile', 'stage_settings', 'settings_table', 'Paths', 'paths', 'corpus_mirror',
-           'gutenberg_url', 'set_seed', 'keyed_rng', 'pick_device', 'bf16_native', 'check_precision',
-           'inference_precision', 'autocast', 'atomic_path', 'write_json', 'write_csv', 'parallel_map', 'words',
-           'Stage', 'stage', 'stages_for', 'owner', 'missing_outputs', 'setting_help', 'parameters_cell']
+__all__ = ['SEED', 'SECTIONS', 'PROFILES', 'GUTENBERG_URL', 'PRECISIONS', 'DATA_STAGES', 'RETRIEVAL_STAGES', 'GANDALF_STAGES',
+           'OUTPUT_STAGES', 'REGISTRY', 'STAGES', 'RELIC_PD_STAGES', 'project_root', 'CleaningSettings',
+           'SegmentSettings', 'AlignSettings', 'WindowsSettings', 'DatasetChecksSettings', 'QuoteTypesSettings',
+           'RetrievalSettings', 'DenseTraining', 'DenseRelicSettings', 'HumanProxySettings', 'GandalfDataSettings',
+           'GandalfBaselinesSettings', 'ReportSettings', 'RehearsalSettings', 'Profile', 'setting_names', 'get_profile',
+           'stage_settings', 'settings_table', 'Paths', 'paths', 'corpus_mirror', 'gutenberg_url', 'set_seed',
+           'keyed_rng', 'pick_device', 'bf16_native', 'check_precision', 'inference_precision', 'autocast',
+           'atomic_path', 'write_json', 'write_csv', 'parallel_map', 'words', 'Stage', 'stage', 'stages_for', 'owner',
+           'missing_outputs', 'setting_help', 'parameters_cell']
 
 # %% ../nbs/00_config.ipynb #ddef3354
 def project_root(start:Path|None=None, # where to start looking (default: the working directory)
@@ -551,7 +552,7 @@ class Stage:
         return getattr(importlib.import_module(f'relic_nb.{self.module}'), self.function)(profile)
 
 # %% ../nbs/00_config.ipynb #7fab87a8
-REGISTRY = [
+DATA_STAGES = [   # RELiC-PD from the texts: the corpus, then cleaning, sentences, alignment, windows and their checks.
     Stage('01_corpus', 'shared', 'corpus', 'run_corpus', None, (),
           ('processed/texts/*.json', 'results/corpus_works.csv', 'figures/corpus_words.png'), params=('n_workers',)),
     Stage('02_cleaning', 'relic', 'relic.cleaning', 'run_cleaning', 'cleaning', ('01_corpus',),
@@ -575,6 +576,10 @@ REGISTRY = [
                     'results/strict_verdicts.csv'), params=('n_workers',)),
     Stage('06a_quote_types', 'relic', 'relic.quote_types', 'run_quote_types', 'quote_types', ('05_windows',),
           ('results/annotations/quote_types/*', 'results/quote_type*.csv')),
+]
+
+# %% ../nbs/00_config.ipynb #2b2a4cb8
+RETRIEVAL_STAGES = [   # The retrieval half of RELiC: the baselines, dense-RELiC and the human-proxy analysis.
     Stage('07_retrieval', 'relic', 'relic.retrieval', 'run_retrieval', 'retrieval', ('05_windows',),
           ('results/ranks/*.csv', 'results/ranks/*.json', 'results/submissions/*/*.json', 'results/bm25_tuning.csv',
            'figures/recall_at_k.png'), params=('precision', 'n_threads')),
@@ -590,6 +595,10 @@ REGISTRY = [
     Stage('09_human_proxy', 'relic', 'relic.human_proxy', 'run_proxy', 'human_proxy',
           ('05_windows', '07_retrieval', '08_dense_relic'),
           ('results/proxy/**', 'results/table4_agreement.csv', 'results/table5_failures.csv'), params=('n_threads',)),
+]
+
+# %% ../nbs/00_config.ipynb #bcfaac24
+GANDALF_STAGES = [   # GANDALF: the questions, then the baselines.
     Stage('10_gandalf_data', 'gandalf', 'gandalf.data', 'run_gandalf_data', 'gandalf_data', ('01_corpus',),
           ('processed/gandalf/*.json', 'processed/gandalf/books.csv', 'results/gandalf_table1_levels.csv',
            'results/gandalf_table2_books.csv', 'results/gandalf_table2_summary.csv',
@@ -598,6 +607,10 @@ REGISTRY = [
           ('10_gandalf_data',),
           ('processed/gandalf/baseline_answers.csv', 'results/gandalf_table3.csv', 'results/gandalf_table4_levels.csv',
            'figures/gandalf_accuracy_by_level.png'), params=('precision', 'n_threads')),
+]
+
+# %% ../nbs/00_config.ipynb #f5ec414c
+OUTPUT_STAGES = [   # The report over both papers, then the dataset releases.
     Stage('12_report', 'shared', 'report', 'run_report', 'report',
           ('06_dataset_checks', '07_retrieval', '08_dense_relic', '09_human_proxy', '11_gandalf_baselines'),
           ('results/table3_retrieval.csv', 'results/tableA9_by_length.csv', 'results/retrieval_ranks.csv',
@@ -613,6 +626,7 @@ REGISTRY = [
           ('01_corpus', '05_windows', '06_dataset_checks', '10_gandalf_data', '12_report'),
           ('processed/releases/relic-pd-*.tar.gz', 'processed/releases/gandalf-pd-*.tar.gz', 'results/datasheets/*')),
 ]
+REGISTRY = DATA_STAGES + RETRIEVAL_STAGES + GANDALF_STAGES + OUTPUT_STAGES
 
 # %% ../nbs/00_config.ipynb #b0602a9a
 STAGES = [s.name for s in REGISTRY]   # the pipeline, in order

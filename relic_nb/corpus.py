@@ -7,6 +7,7 @@ from __future__ import annotations
 import difflib, hashlib, http.client, json, os, re, time, unicodedata, urllib.error, urllib.request, warnings
 from dataclasses import dataclass, field, asdict
 from pathlib import Path
+from fastcore.basics import patch
 import pandas as pd
 from tqdm.auto import tqdm
 from .fixtures import make_fixture_corpus
@@ -230,58 +231,65 @@ class Corpus:
     def __init__(self, works:pd.DataFrame, mirror:Mirror|None=None, gutenberg:Gutenberg|None=None):
         self.works, self.mirror, self.gutenberg = works, mirror, gutenberg
 
-    @classmethod
-    def for_profile(cls, profile:str|Profile='tiny')->Corpus:
-        "The corpus a profile reads: fixtures for `tiny`, else the mirror ($RELIC_NB_CORPUS) and Project Gutenberg."
-        prof, P = get_profile(profile), paths(profile)
-        if prof.corpus == 'fixtures':
-            return cls.from_folder(make_fixture_corpus(P.fixtures, seed=0))
-        root = corpus_mirror()
-        return cls(load_works(P.works), Mirror(root) if root else None, Gutenberg(P.downloads))
+# %% ../nbs/01_corpus.ipynb #0fb465a7
+@patch(cls_method=True)
+def for_profile(cls:Corpus, profile:str|Profile='tiny')->Corpus:
+    "The corpus a profile reads: fixtures for `tiny`, else the mirror ($RELIC_NB_CORPUS) and Project Gutenberg."
+    prof, P = get_profile(profile), paths(profile)
+    if prof.corpus == 'fixtures':
+        return cls.from_folder(make_fixture_corpus(P.fixtures, seed=0))
+    root = corpus_mirror()
+    return cls(load_works(P.works), Mirror(root) if root else None, Gutenberg(P.downloads))
 
-    @classmethod
-    def from_folder(cls, folder:Path)->Corpus:
-        "The corpus laid out in `folder` as the fixtures write it: a `works.tsv` and a mirror in `corpus/`."
-        return cls(load_works(Path(folder)/'works.tsv'), Mirror(Path(folder)/'corpus'))
+@patch(cls_method=True)
+def from_folder(cls:Corpus, folder:Path)->Corpus:
+    "The corpus laid out in `folder` as the fixtures write it: a `works.tsv` and a mirror in `corpus/`."
+    return cls(load_works(Path(folder)/'works.tsv'), Mirror(Path(folder)/'corpus'))
 
-    def __repr__(self): return f'Corpus({len(self.works)} works, mirror={self.mirror}, gutenberg={self.gutenberg})'
+@patch
+def __repr__(self:Corpus): return f'Corpus({len(self.works)} works, mirror={self.mirror}, gutenberg={self.gutenberg})'
 
-    def work(self, key:str|int)->pd.Series:
-        "The works-table row of a slug or Gutenberg id."
-        w = self.works
-        hit = w[w.gutenberg_id == int(key)] if str(key).isdigit() else w[w.slug == key]
-        if len(hit): return hit.iloc[0]
-        near = difflib.get_close_matches(str(key), w.slug.tolist(), n=3)
-        raise UnknownWork(f"No work {key!r} in the works table" + (f"; did you mean {', '.join(near)}?" if near else
-                          "; add a row to data/works.tsv (slug, title, author, year, gutenberg_id, roles)."))
+@patch
+def work(self:Corpus, key:str|int)->pd.Series:
+    "The works-table row of a slug or Gutenberg id."
+    w = self.works
+    hit = w[w.gutenberg_id == int(key)] if str(key).isdigit() else w[w.slug == key]
+    if len(hit): return hit.iloc[0]
+    near = difflib.get_close_matches(str(key), w.slug.tolist(), n=3)
+    raise UnknownWork(f"No work {key!r} in the works table" + (f"; did you mean {', '.join(near)}?" if near else
+                      "; add a row to data/works.tsv (slug, title, author, year, gutenberg_id, roles)."))
 
-    def _name(self, w): return f"{w.title!r} ({w.author}, Gutenberg #{w.gutenberg_id})"
+@patch
+def _name(self:Corpus, w): return f"{w.title!r} ({w.author}, Gutenberg #{w.gutenberg_id})"
 
-    def path(self, key:str|int)->Path:
-        "The local file of a work's text, fetching it if needed."
-        w = self.work(key)
-        if pd.isna(w.gutenberg_id): raise MissingText(
-            f"{w.title!r} ({w.author}) has no Project Gutenberg text ({w.availability}): it cannot be read in this "
-            "compendium; the paper profile takes its examples from the official RELiC release instead.")
-        if self.mirror and (p := self.mirror.path(w.gutenberg_id)):
-            if not p.exists(): raise MissingText(f"{self._name(w)}: the mirror lists {p} but the file is missing; "
-                                                 "restore the mirror or unset RELIC_NB_CORPUS to download it.")
-            return p
-        if self.gutenberg is None: raise MissingText(f"{self._name(w)} is not in the mirror {self.mirror.root} and "
-                                                     "downloading is off for this profile.")
-        try: p = self.gutenberg.fetch(w.gutenberg_id)
-        except MissingText as e: raise MissingText(
-            f"{self._name(w)} could not be fetched: {e}. Fix: check the network, set RELIC_NB_GUTENBERG_URL to a "
-            "Gutenberg mirror ('{id}' in the URL), or set RELIC_NB_CORPUS to a local mirror that holds it.") from None
-        if w.sha256 and (got := sha256_file(p)) != w.sha256: warnings.warn(
-            f"{self._name(w)}: the downloaded file differs from the copy the works table describes (sha256 "
-            f"{got[:12]}... != {w.sha256[:12]}...); Project Gutenberg re-issues texts, so results may differ slightly.")
+# %% ../nbs/01_corpus.ipynb #8ab3efc4
+@patch
+def path(self:Corpus, key:str|int)->Path:
+    "The local file of a work's text, fetching it if needed."
+    w = self.work(key)
+    if pd.isna(w.gutenberg_id): raise MissingText(
+        f"{w.title!r} ({w.author}) has no Project Gutenberg text ({w.availability}): it cannot be read in this "
+        "compendium; the paper profile takes its examples from the official RELiC release instead.")
+    if self.mirror and (p := self.mirror.path(w.gutenberg_id)):
+        if not p.exists(): raise MissingText(f"{self._name(w)}: the mirror lists {p} but the file is missing; "
+                                             "restore the mirror or unset RELIC_NB_CORPUS to download it.")
         return p
+    if self.gutenberg is None: raise MissingText(f"{self._name(w)} is not in the mirror {self.mirror.root} and "
+                                                 "downloading is off for this profile.")
+    try: p = self.gutenberg.fetch(w.gutenberg_id)
+    except MissingText as e: raise MissingText(
+        f"{self._name(w)} could not be fetched: {e}. Fix: check the network, set RELIC_NB_GUTENBERG_URL to a "
+        "Gutenberg mirror ('{id}' in the URL), or set RELIC_NB_CORPUS to a local mirror that holds it.") from None
+    if w.sha256 and (got := sha256_file(p)) != w.sha256: warnings.warn(
+        f"{self._name(w)}: the downloaded file differs from the copy the works table describes (sha256 "
+        f"{got[:12]}... != {w.sha256[:12]}...); Project Gutenberg re-issues texts, so results may differ slightly.")
+    return p
 
-    def read(self, key:str|int)->list[Chapter]:
-        "The chapters of a work (decoded, boilerplate removed, paragraphs unwrapped)."
-        p = self.path(key)
-        return read_text(p.read_bytes(), self._name(self.work(key)))
+@patch
+def read(self:Corpus, key:str|int)->list[Chapter]:
+    "The chapters of a work (decoded, boilerplate removed, paragraphs unwrapped)."
+    p = self.path(key)
+    return read_text(p.read_bytes(), self._name(self.work(key)))
 
 # %% ../nbs/01_corpus.ipynb #fa82f062
 PARSE_VERSION = 2 # bump when read_text changes, so cached texts are parsed again

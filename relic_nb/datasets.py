@@ -14,13 +14,18 @@ from .relic.task import read_relic, relic_key, score_submission
 from .gandalf.data import fold, load_gandalf, gandalf_corpus, book_paragraphs
 
 # %% auto #0
-__all__ = ['FORMAT', 'DATASETS', 'MANIFEST', 'VERSION_MARK', 'RELIC_SPLITS', 'VARIANTS', 'READER', 'KINDS', 'DatasetError',
-           'sha256_of', 'manifest_text', 'parse_manifest', 'release_version', 'write_archive', 'verify_folder',
-           'archive_stem', 'unpack', 'find_release', 'jsonl_bytes', 'csv_bytes', 'work_provenance', 'split_id',
-           'relic_quotes', 'relic_files', 'read_book', 'text_sha256', 'variant_of', 'gandalf_files', 'relic_figures',
-           'gandalf_figures', 'check_figures', 'size_category', 'card_header', 'relic_datasheet', 'gandalf_datasheet',
+__all__ = ['FORMAT', 'DATASETS', 'MANIFEST', 'VERSION_MARK', 'RELIC_SPLITS', 'VARIANTS', 'READER', 'RELIC_SECTIONS',
+           'GANDALF_SECTIONS', 'KINDS', 'DatasetError', 'sha256_of', 'manifest_text', 'parse_manifest',
+           'release_version', 'write_archive', 'verify_folder', 'archive_stem', 'unpack', 'find_release', 'jsonl_bytes',
+           'csv_bytes', 'work_provenance', 'split_id', 'relic_quotes', 'relic_files', 'read_book', 'text_sha256',
+           'variant_of', 'gandalf_files', 'relic_figures', 'gandalf_figures', 'FigureChecks', 'relic_checks',
+           'gandalf_checks', 'check_figures', 'size_category', 'card_header', 'datasheet', 'cross_checks',
+           'relic_card_head', 'relic_title', 'relic_motivation', 'relic_composition', 'relic_noise', 'relic_collection',
+           'relic_preprocessing', 'relic_uses', 'relic_distribution', 'relic_maintenance', 'relic_datasheet',
+           'gandalf_card_head', 'gandalf_title', 'gandalf_motivation', 'gandalf_composition', 'gandalf_noise',
+           'gandalf_collection', 'gandalf_uses', 'gandalf_distribution', 'gandalf_maintenance', 'gandalf_datasheet',
            'GenericDoc', 'GenericQuery', 'TrecQrel', 'IRSplit', 'Release', 'RelicPD', 'GandalfPD', 'open_release',
-           'load', 'hf_data_files', 'build_release', 'run_datasets']
+           'load', 'hf_data_files', 'build_release', 'relic_build', 'gandalf_build', 'write_datasheets', 'run_datasets']
 
 # %% ../nbs/13_datasets.ipynb #58afb765
 FORMAT = 1                  # layout of a release (files, columns); the first part of every version
@@ -78,9 +83,9 @@ def write_archive(files:dict[str, bytes|Path], # path inside the release -> its 
 
 # %% ../nbs/13_datasets.ipynb #ca3232cc
 def _fix(name:str)->str:
-    return (f"Fix: download the archive again (its sha256 is in results/<profile>/datasheets/releases.sha256), or "
-            f"rebuild it "
-            f"from the texts with `make datasets PROFILE=<profile>` after `make reproduce PROFILE=<profile>`.")
+    return ("Fix: download the archive again (its sha256 is in results/<profile>/datasheets/releases.sha256), or "
+            "rebuild it from the texts with `make datasets PROFILE=<profile>` "
+            "after `make reproduce PROFILE=<profile>`.")
 
 def verify_folder(root:Path, what:str|Path|None=None, # the name used in messages (default: the folder)
                   strict:bool=False, # also refuse files the MANIFEST does not list
@@ -347,52 +352,66 @@ def _num(x)->str:
     try: return str(int(x)) if float(x).is_integer() else f'{float(x):g}'
     except (TypeError, ValueError): return '' if x is None else str(x)
 
-# %% ../nbs/13_datasets.ipynb #f31554fb
-def check_figures(name:str, figs:dict, results:Path)->pd.DataFrame:
-    "One row per figure that a table of `results` also gives: the release's value, the table's, and whether they match."
-    rows = []
-    def add(figure, ours, table, theirs):
+# %% ../nbs/13_datasets.ipynb #c80f0fc3
+class FigureChecks:
+    "The rows of `check_figures`: each figure of a release beside the value a result table gives."
+    def __init__(self, name:str, results:Path): self.name, self.results, self.rows = name, Path(results), []
+
+    def add(self, figure:str, ours, table:str, theirs):
+        "One figure: the release's value `ours` against the table's `theirs` (numbers to 1e-9, else as text)."
         try: ok = abs(float(ours) - float(theirs)) < 1e-9
         except (TypeError, ValueError): ok = str(ours) == str(theirs)
-        rows.append(dict(dataset=name, figure=figure, release=_num(ours), table=table, table_value=_num(theirs),
-                         match=bool(ok)))
-    def read(t, **kw):
-        f = Path(results)/t
+        self.rows.append(dict(dataset=self.name, figure=figure, release=_num(ours), table=table,
+                              table_value=_num(theirs), match=bool(ok)))
+
+    def read(self, table:str, **kw)->pd.DataFrame|None:
+        "A result table, or None (and a failing row) where it is missing."
+        f = self.results/table
         if not f.exists():
-            rows.append(dict(dataset=name, figure='(whole table)', release='', table=t, table_value='missing',
-                             match=False))
+            self.rows.append(dict(dataset=self.name, figure='(whole table)', release='', table=table,
+                                  table_value='missing', match=False))
         return pd.read_csv(f, **kw) if f.exists() else None
-    if name == 'relic-pd':
-        if (t1 := read('table1_dataset.csv')) is not None:
-            ours = t1.set_index('statistic')['RELiC-PD (ours)']
-            for k, v in figs['table1'].items(): add(k, v, 'table1_dataset.csv', ours.get(k))
-        if (f2 := read('figure2_quote_lengths.csv')) is not None:
-            for r in f2.itertuples():
-                add(f'windows with {r.quote_sentences}-sentence quotes',
-                    int(figs['quote_sentences'].get(r.quote_sentences, 0)),
-                                          'figure2_quote_lengths.csv', r.windows)
-        if (wn := read('windows_by_novel.csv')) is not None:
-            ours = figs['by_novel'].set_index(['novel', 'split'])
-            for r in wn.itertuples():
-                o = ours.loc[(r.novel, r.split)] if (r.novel, r.split) in ours.index else None
-                for c in ('windows', 'critics', 'sentences'):
-                    add(f'{r.novel} ({r.split}): {c}', None if o is None else int(o[c]), 'windows_by_novel.csv',
-                        getattr(r, c))
-        if figs['precision'] is not None:
-            add('precision sample: labelled windows in the release', len(set(figs['precision'].id) & figs['ids']),
-                'alignment_precision.csv', len(figs['precision']))
-    else:
-        if (t1 := read('gandalf_table1_levels.csv', index_col=0)) is not None:
-            lv = figs['levels']; lv.index = lv.index.map(str)
-            for lvl, r in t1.iterrows():
-                for c in t1.columns:
-                    add(f'level {lvl}: {c}', lv.loc[str(lvl), c] if str(lvl) in lv.index and c in lv.columns else None,
-                                         'gandalf_table1_levels.csv', r[c])
-        if (t2 := read('gandalf_table2_summary.csv', index_col=0)) is not None:
-            for k, v in figs['summary'].items(): add(k, v, 'gandalf_table2_summary.csv', t2['value'].get(k))
-        if (rp := read('gandalf_replacements.csv')) is not None:
-            add('replaced name terms', figs['replacements'], 'gandalf_replacements.csv', len(rp))
-    return pd.DataFrame(rows, columns=['dataset', 'figure', 'release', 'table', 'table_value', 'match'])
+
+# %% ../nbs/13_datasets.ipynb #5cd06df3
+def relic_checks(c:FigureChecks, figs:dict):
+    "RELiC-PD's figures against Table 1, Figure 2's counts, the windows per novel and the precision labels."
+    if (t1 := c.read('table1_dataset.csv')) is not None:
+        ours = t1.set_index('statistic')['RELiC-PD (ours)']
+        for k, v in figs['table1'].items(): c.add(k, v, 'table1_dataset.csv', ours.get(k))
+    if (f2 := c.read('figure2_quote_lengths.csv')) is not None:
+        for r in f2.itertuples():
+            c.add(f'windows with {r.quote_sentences}-sentence quotes',
+                  int(figs['quote_sentences'].get(r.quote_sentences, 0)), 'figure2_quote_lengths.csv', r.windows)
+    if (wn := c.read('windows_by_novel.csv')) is not None:
+        ours = figs['by_novel'].set_index(['novel', 'split'])
+        for r in wn.itertuples():
+            o = ours.loc[(r.novel, r.split)] if (r.novel, r.split) in ours.index else None
+            for col in ('windows', 'critics', 'sentences'):
+                c.add(f'{r.novel} ({r.split}): {col}', None if o is None else int(o[col]), 'windows_by_novel.csv',
+                      getattr(r, col))
+    if figs['precision'] is not None:
+        c.add('precision sample: labelled windows in the release', len(set(figs['precision'].id) & figs['ids']),
+              'alignment_precision.csv', len(figs['precision']))
+
+def gandalf_checks(c:FigureChecks, figs:dict):
+    "GANDALF-PD's figures against its Table 1 (levels), Table 2's summary and the replacement table."
+    if (t1 := c.read('gandalf_table1_levels.csv', index_col=0)) is not None:
+        lv = figs['levels']; lv.index = lv.index.map(str)
+        for lvl, r in t1.iterrows():
+            for col in t1.columns:
+                c.add(f'level {lvl}: {col}', lv.loc[str(lvl), col] if str(lvl) in lv.index and col in lv.columns
+                      else None, 'gandalf_table1_levels.csv', r[col])
+    if (t2 := c.read('gandalf_table2_summary.csv', index_col=0)) is not None:
+        for k, v in figs['summary'].items(): c.add(k, v, 'gandalf_table2_summary.csv', t2['value'].get(k))
+    if (rp := c.read('gandalf_replacements.csv')) is not None:
+        c.add('replaced name terms', figs['replacements'], 'gandalf_replacements.csv', len(rp))
+
+# %% ../nbs/13_datasets.ipynb #628d818b
+def check_figures(name:str, figs:dict, results:Path)->pd.DataFrame:
+    "One row per figure that a table of `results` also gives: the release's value, the table's, and whether they match."
+    c = FigureChecks(name, results)
+    (relic_checks if name == 'relic-pd' else gandalf_checks)(c, figs)
+    return pd.DataFrame(c.rows, columns=['dataset', 'figure', 'release', 'table', 'table_value', 'match'])
 
 # %% ../nbs/13_datasets.ipynb #19071c59
 def size_category(n:int)->str:
@@ -411,55 +430,32 @@ _CARD = dict(language=['en'], license='other', license_name='public-domain-sourc
 
 def _md(df:pd.DataFrame, index:bool=False)->str: return df.to_markdown(index=index)
 
-def _checked(checks:pd.DataFrame, profile:str)->str:
-    ok, n = int(checks.match.sum()), len(checks)
-    return (f"The {n} figures above that the pipeline's tables (`results/{profile}/`) also give were compared with "
-            f"them: "
-            + ('all match' if ok == n else f'{n - ok} DIFFER') + f" (`results/{profile}/datasheets/checks.csv`).")
+# %% ../nbs/13_datasets.ipynb #d46e059e
+def datasheet(head:str, sections:tuple, f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "A dataset card: the YAML `head`, then each of `sections` (functions of f, checks, version, profile) in order."
+    return head + ''.join(section(f, checks, version, profile) for section in sections)
 
-# %% ../nbs/13_datasets.ipynb #cb5adf09
-def relic_datasheet(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
-    "RELiC-PD's dataset card: the YAML header and the datasheet."
-    t = f['table1']
-    head = card_header(pretty_name='RELiC-PD', **_CARD, task_categories=['text-retrieval'],
+def cross_checks(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "The card's last section: how many of its figures match the pipeline's tables."
+    ok, n = int(checks.match.sum()), len(checks)
+    return (f"\n## Cross-checks\nThe {n} figures above that the pipeline's tables (`results/{profile}/`) also give "
+            f"were compared with them: " + ('all match' if ok == n else f'{n - ok} DIFFER')
+            + f" (`results/{profile}/datasheets/checks.csv`).\n")
+
+# %% ../nbs/13_datasets.ipynb #bc6f92d4
+def relic_card_head(f:dict)->str:
+    "RELiC-PD's YAML header: the Hugging Face card fields, its size and its three splits."
+    return card_header(pretty_name='RELiC-PD', **_CARD, task_categories=['text-retrieval'],
                        task_ids=['document-retrieval'],
-                       size_categories=[size_category(t['total examples'])],
+                       size_categories=[size_category(f['table1']['total examples'])],
                        tags=['literary-criticism', 'evidence-retrieval', 'beir', 'relic'],
                        configs=[dict(config_name='default',
                                      data_files=[dict(split=h, path=f'quotes/{s}.jsonl')
                                                  for s, h in zip(RELIC_SPLITS, ('train', 'validation', 'test'))])])
-    qs = f['quote_sentences'].rename_axis('quote sentences').reset_index(name='examples')
-    read_note = (' Readers read the windows strictly, each beside the text of its critic and of its novel (see Known '
-                 'noise).')
-    qw, cw = f['quote_words'], f['context_words']
-    rec = f['recall']; prec = f['precision']
-    pr = get_profile(profile)
-    recall_txt = (f"An independent exact scan (stage `06_dataset_checks`) found {int(rec.runs.sum()):,} runs of "
-                  f"{pr.dataset_checks.min_run} or more identical "
-                  f"consecutive words shared by a critic and a novel; the pipeline accounts for "
-                  f"{100 * (1 - rec.set_index('outcome').share.get('missed', 0)):.1f}% of them; `missed` are "
-                  f"quotations the alignment did "
-                  f"not find, the other outcomes say why a found one is not an example "
-                  f"(`noise/alignment_recall.csv`):\n\n{_md(rec)}"
-                  if rec is not None else 'No recall scan was run for this profile.')
-    prec_txt = (f"A reader read {len(prec)} windows drawn at random (seeded) and judged "
-                f"{int((prec.verdict == 'ok').sum())} of them real "
-                f"quotations of the passage with the critic's own claims around them "
-                f"({100 * (prec.verdict == 'ok').mean():.0f}%; `noise/alignment_precision.csv` holds the verdicts "
-                f"and notes)."
-                if prec is not None
-                else 'No precision labels exist for this profile (the windows have not been read by a person).')
-    ver = f.get('verdicts')
-    if ver is not None and len(ver):
-        n_read, n_ok = len(set(ver.id) & f['ids']), int(ver[ver.id.isin(f['ids'])].label.eq('ok').sum())
-        prec_txt += (f" Over the rounds of the strict check, {n_read:,} of the {len(f['ids']):,} windows were read "
-                     f"as they are now, "
-                     f"{n_ok:,} of them `ok` ({100 * n_ok / max(n_read, 1):.1f}%); `noise/strict_verdicts.csv` holds "
-                     f"each one's label "
-                     "(`ok`, `partial`, `bad_context`, `wrong_quote`, `leak`) and note: keep the `ok` ones for a "
-                     "benchmark without the known noise.")
-    ok = int(checks.match.sum())
-    return head + f"""
+
+def relic_title(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "RELiC-PD's title and what it is."
+    return f"""
 # RELiC-PD {version}
 
 A literary evidence retrieval dataset in the format of RELiC (Thai et al., *RELiC: Retrieving Evidence for Literary
@@ -467,14 +463,29 @@ Claims*, ACL 2022), rebuilt from public-domain texts only: works of literary cri
 from Project Gutenberg. Each example is a critic's claim and analysis around a masked quotation; the task is to find the
 quoted passage among all passages of the same length in the novel. Built by the `relic-nb` compendium, profile
 `{profile}` ({get_profile(profile).description}), release format {FORMAT}.
+"""
 
+def relic_motivation(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "Why RELiC-PD was made, and by whom."
+    t = f['table1']
+    read_note = (' Readers read the windows strictly, each beside the text of its critic and of its novel (see Known '
+                 'noise).')
+    return f"""
 ## Motivation
 - **For what purpose was the dataset created?** To evaluate and train retrievers of literary evidence where the
   official RELiC release cannot be downloaded or redistributed. RELiC-PD is smaller than RELiC
   ({t['total examples']:,} examples against 78,574) but every text in it may be redistributed.
 - **Who created it?** The `relic-nb` compendium's pipeline (notebooks `01_corpus` to `06_dataset_checks`), mechanically;
   no person wrote or selected examples.{read_note if f['precision'] is not None else ''}
+"""
 
+# %% ../nbs/13_datasets.ipynb #52d7ce21
+def relic_composition(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "RELiC-PD's examples: splits, lengths, BEIR folders, what is missing."
+    t, pr = f['table1'], get_profile(profile)
+    qs = f['quote_sentences'].rename_axis('quote sentences').reset_index(name='examples')
+    qw, cw = f['quote_words'], f['context_words']
+    return f"""
 ## Composition
 - **What do the instances represent?** One example per aligned quotation: up to four sentences of the critic's text
   before and after the quotation (`left`, `right`, up to {pr.windows.context} each), the novel, and the quoted passage
@@ -506,51 +517,108 @@ quoted passage among all passages of the same length in the novel. Built by the 
   the quotation starts (the example id is `<novel>.<critic>.<index>`).
 - **Confidential or offensive content?** The texts are 19th- and early 20th-century books and may hold views and
   language of their time.
+"""
 
+# %% ../nbs/13_datasets.ipynb #108ab00c
+def relic_noise(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "RELiC-PD's known noise: the recall scan's outcomes and the precision of the strict readings."
+    rec = f['recall']; prec = f['precision']
+    pr = get_profile(profile)
+    recall_txt = (f"An independent exact scan (stage `06_dataset_checks`) found {int(rec.runs.sum()):,} runs of "
+                  f"{pr.dataset_checks.min_run} or more identical "
+                  f"consecutive words shared by a critic and a novel; the pipeline accounts for "
+                  f"{100 * (1 - rec.set_index('outcome').share.get('missed', 0)):.1f}% of them; `missed` are "
+                  f"quotations the alignment did "
+                  f"not find, the other outcomes say why a found one is not an example "
+                  f"(`noise/alignment_recall.csv`):\n\n{_md(rec)}"
+                  if rec is not None else 'No recall scan was run for this profile.')
+    prec_txt = (f"A reader read {len(prec)} windows drawn at random (seeded) and judged "
+                f"{int((prec.verdict == 'ok').sum())} of them real "
+                f"quotations of the passage with the critic's own claims around them "
+                f"({100 * (prec.verdict == 'ok').mean():.0f}%; `noise/alignment_precision.csv` holds the verdicts "
+                f"and notes)."
+                if prec is not None
+                else 'No precision labels exist for this profile (the windows have not been read by a person).')
+    ver = f.get('verdicts')
+    if ver is not None and len(ver):
+        n_read, n_ok = len(set(ver.id) & f['ids']), int(ver[ver.id.isin(f['ids'])].label.eq('ok').sum())
+        prec_txt += (f" Over the rounds of the strict check, {n_read:,} of the {len(f['ids']):,} windows were read "
+                     f"as they are now, "
+                     f"{n_ok:,} of them `ok` ({100 * n_ok / max(n_read, 1):.1f}%); `noise/strict_verdicts.csv` holds "
+                     f"each one's label "
+                     "(`ok`, `partial`, `bad_context`, `wrong_quote`, `leak`) and note: keep the `ok` ones for a "
+                     "benchmark without the known noise.")
+    return f"""
 ## Known noise
 **Recall.** {recall_txt}
 
 **Precision.** {prec_txt}
+"""
 
+# %% ../nbs/13_datasets.ipynb #d3b38a6f
+def relic_collection(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "Where the texts come from and how quotations are found."
+    return """
 ## Collection process
 Texts come from Project Gutenberg (ids and checksums in the compendium's `data/works.tsv`). Criticism works are kept
 when they are English criticism (language identification, a title stop-list, page furniture removed); sentences are cut
 with spaCy's parser plus extra boundaries at `;`, `:` and ellipses; a critic's sentence is aligned to a novel's sentence
 at rapidfuzz `QRatio` >= 80 (block quotations, and quotations inside quotation marks), extended by the 15-character
 longest common substring rule of the paper.
+"""
 
+def relic_preprocessing(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "How a window is cut and when an example is dropped."
+    pr = get_profile(profile)
+    return f"""
 ## Preprocessing
 Windows hold up to {pr.windows.context} sentences of context on each side; a context sentence that repeats part of the
 quotation (`QRatio` >= 80 or a fragment of six or more words) drops the example (`leakage`), quotations longer than
 {pr.windows.max_quote} sentences are dropped (`too long`), and duplicates are dropped. No text was altered beyond
 Project Gutenberg's boilerplate and the cleaning above.
+"""
 
+def relic_uses(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "What RELiC-PD is for, and what it does not support."
+    return """
 ## Uses
 Evaluating literary evidence retrieval (recall@k of the gold passage among all passages of its length in the novel), and
 training retrievers on the train split. Scores are not comparable with the official RELiC test set: fewer and other
 novels, fewer candidates per quotation. Not suited to claims about criticism in general: the critics are the
 public-domain ones Project Gutenberg holds.
+"""
 
+# %% ../nbs/13_datasets.ipynb #e8127c45
+def relic_distribution(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "How RELiC-PD is shipped and loaded."
+    return f"""
 ## Distribution
 As `relic-pd-{version}.tar.gz`, with this card as `README.md` and a `MANIFEST` of sha256 sums. Load it with
 `relic_nb.datasets.load('relic-pd', split='test', path=...)` (official format, sums checked), as BEIR folders, or with
 Hugging Face `datasets`: `load_dataset('json', data_files={{'train': 'quotes/train.jsonl',
 'validation': 'quotes/val.jsonl', 'test': 'quotes/test.jsonl'}})`. The texts are in the public domain in the USA
 (Project Gutenberg); check the status in your country. The compendium's code is Apache-2.0.
+"""
 
+def relic_maintenance(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "How RELiC-PD is rebuilt and versioned."
+    return f"""
 ## Maintenance
 Rebuilt by the compendium's last stage (`make datasets`); the version (`{version}`) is derived from the content, so a
 rebuild that changes nothing keeps it, and any change to the data gives a new one.
-
-## Cross-checks
-{_checked(checks, profile)}
 """
 
-# %% ../nbs/13_datasets.ipynb #863dee03
-def gandalf_datasheet(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
-    "GANDALF-PD's dataset card: the YAML header and the datasheet."
-    s = f['summary']; lv = f['levels'].copy(); lv.index.name = 'level'
-    head = card_header(pretty_name='GANDALF-PD', **_CARD, task_categories=['multiple-choice', 'question-answering'],
+RELIC_SECTIONS = (relic_title, relic_motivation, relic_composition, relic_noise, relic_collection,
+                  relic_preprocessing, relic_uses, relic_distribution, relic_maintenance, cross_checks)
+
+def relic_datasheet(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "RELiC-PD's dataset card: the YAML header and the datasheet's sections (`RELIC_SECTIONS`)."
+    return datasheet(relic_card_head(f), RELIC_SECTIONS, f, checks, version, profile)
+
+# %% ../nbs/13_datasets.ipynb #a76c1224
+def gandalf_card_head(f:dict)->str:
+    "GANDALF-PD's YAML header: one config per variant (Desc2Name the default) and one of the descriptions."
+    return card_header(pretty_name='GANDALF-PD', **_CARD, task_categories=['multiple-choice', 'question-answering'],
                        task_ids=['multiple-choice-qa'], size_categories=[size_category(int(f['variants'].sum()))],
                        tags=['character-understanding', 'long-context', 'literature', 'gandalf'],
                        configs=[dict(config_name=v, data_files=[dict(split='test', path=f'questions/{v}.jsonl')],
@@ -558,10 +626,10 @@ def gandalf_datasheet(f:dict, checks:pd.DataFrame, version:str, profile:str)->st
                                 for i, v in enumerate(VARIANTS)]
                                + [dict(config_name='descriptions',
                                        data_files=[dict(split='train', path='descriptions.jsonl')])])
-    var = f['variants'].rename_axis('variant').reset_index(name='questions')
-    groups = ', '.join(f'{k} {v}' for k, v in f['groups'].items())
-    ok = int(checks.match.sum())
-    return head + f"""
+
+def gandalf_title(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "GANDALF-PD's title and its task."
+    return f"""
 # GANDALF-PD {version}
 
 Character-understanding questions over whole novels in the manner of GANDALF (Carlsson et al.): **Desc2Name** gives a
@@ -570,14 +638,26 @@ novel's characters it describes; **Name2Desc** gives a name and asks which of th
 referential level) is that character's. The `-Rep` variants replace every character name term by a name from another
 book, so that a model must read the book rather than remember it. Built by the `relic-nb` compendium, profile
 `{profile}` ({get_profile(profile).description}), release format {FORMAT}.
+"""
 
+def gandalf_motivation(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "Why GANDALF-PD was made, and by whom."
+    return """
 ## Motivation
 - **For what purpose was the dataset created?** GANDALF's own release is lost (its repository holds only a README) and
   its descriptions came from copyrighted study guides. GANDALF-PD rebuilds the task from public-domain character
   dictionaries, so that long-context models can be evaluated on it and the data redistributed.
 - **Who created it?** The `relic-nb` compendium's pipeline (notebook `10_gandalf_data`), mechanically: the descriptions
   are sentences of the dictionaries, not written for this dataset.
+"""
 
+# %% ../nbs/13_datasets.ipynb #8fc69fea
+def gandalf_composition(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "GANDALF-PD's questions, novels, characters and levels."
+    s = f['summary']; lv = f['levels'].copy(); lv.index.name = 'level'
+    var = f['variants'].rename_axis('variant').reset_index(name='questions')
+    groups = ', '.join(f'{k} {v}' for k, v in f['groups'].items())
+    return f"""
 ## Composition
 - **Instances.** Questions: {int(f['variants'].sum()):,} in all, {s['questions (per variant)']:,} per variant:
 
@@ -604,37 +684,63 @@ book, so that a model must read the book rather than remember it. Built by the `
   re-issues files now and then: a file whose `sha256` differs may still read to the same `text_sha256`.
 - **Name replacement.** {f['replacements']:,} name terms are replaced in the `-Rep` variants (`name_replacements.json`,
   per book).
+"""
 
+# %% ../nbs/13_datasets.ipynb #15eb0929
+def gandalf_noise(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "GANDALF-PD's known noise."
+    return """
 ## Known noise
 Descriptions are cut mechanically from dictionary entries: a sentence is dropped when it holds one of the character's
 own name terms, and another character's name is recognised by its name terms only, so a level can be wrong where a
 dictionary names a character by a title or a nickname. A character is kept only if one of its name terms is
 unambiguous in its novel (mentioned at least three times, not a common English word used in lower case there).
+"""
 
+def gandalf_collection(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "Where the descriptions and the novels come from."
+    return """
 ## Collection process
 Three public-domain references from Project Gutenberg: Patterson's *A Zola Dictionary* (1912), Cerfberr and
 Christophe's *Repertory of the Comédie Humaine*, and Brewer's *Character Sketches of Romance, Fiction and the Drama*
 (Scott and Dickens entries); the novels are the Project Gutenberg texts they describe. All text is folded (accents
 dropped, curly quotes straightened).
+"""
 
+def gandalf_uses(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "What GANDALF-PD is for."
+    return """
 ## Uses
 Evaluating whether a model that reads a novel can tell its characters apart; the Balzac/Zola group is less likely to
 be memorised by language models than the Dickens/Scott group. Accuracy is not comparable with GANDALF's paper: other
 descriptions and other novels.
+"""
 
+# %% ../nbs/13_datasets.ipynb #64f0592c
+def gandalf_distribution(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "How GANDALF-PD is shipped and loaded."
+    return f"""
 ## Distribution
 As `gandalf-pd-{version}.tar.gz`, with this card as `README.md` and a `MANIFEST` of sha256 sums. Load it with
 `relic_nb.datasets.load('gandalf-pd', split='Desc2Name', path=...)` (sums checked), or with Hugging Face `datasets`:
 `load_dataset('json', data_files={{'Desc2Name': 'questions/Desc2Name.jsonl',
 'Desc2Name_Rep': 'questions/Desc2Name-Rep.jsonl', ...}})` (split names cannot hold `-`). The texts are in the public
 domain in the USA (Project Gutenberg); check the status in your country. The compendium's code is Apache-2.0.
+"""
 
+def gandalf_maintenance(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "How GANDALF-PD is rebuilt and versioned."
+    return f"""
 ## Maintenance
 Rebuilt by the compendium's last stage (`make datasets`); the version (`{version}`) is derived from the content.
-
-## Cross-checks
-{_checked(checks, profile)}
 """
+
+GANDALF_SECTIONS = (gandalf_title, gandalf_motivation, gandalf_composition, gandalf_noise, gandalf_collection,
+                    gandalf_uses, gandalf_distribution, gandalf_maintenance, cross_checks)
+
+def gandalf_datasheet(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    "GANDALF-PD's dataset card: the YAML header and the datasheet's sections (`GANDALF_SECTIONS`)."
+    return datasheet(gandalf_card_head(f), GANDALF_SECTIONS, f, checks, version, profile)
 
 # %% ../nbs/13_datasets.ipynb #4367242a
 class GenericDoc(NamedTuple):
@@ -801,30 +907,30 @@ def _info(name:str, version:str, profile:str, counts:dict, hf:dict, **extra)->st
                            hf_data_files=hf, **extra),
                       ensure_ascii=False, indent=1) + '\n'
 
-# %% ../nbs/13_datasets.ipynb #c103eebc
-def run_datasets(profile:str|Profile)->dict:
-    """Build the RELiC-PD and GANDALF-PD archives and their datasheets; check the datasheets' figures against the
-    result tables."""
-    prof, P = get_profile(profile), paths(profile).ensure()
-    out_dir, sheets = P.processed/'releases', P.results/'datasheets'
-    built, checks = {}, []
-    if not prof.relic_release:
-        files, q = relic_files(prof)
-        figs = relic_figures(q, files); chk = check_figures('relic-pd', figs, P.results)
-        hf = {h: f'quotes/{s}.jsonl' for s, h in zip(RELIC_SPLITS, ('train', 'validation', 'test'))}
-        counts = {s: int((q.split == s).sum()) for s in RELIC_SPLITS}
-        render = lambda v: {'README.md': relic_datasheet(figs, chk, v, prof.name),
-                            'release.json': _info('relic-pd', v, prof.name, counts, hf)}
-        built['relic-pd'] = (*build_release('relic-pd', files, render, out_dir), render, figs); checks.append(chk)
+# %% ../nbs/13_datasets.ipynb #31583a2f
+def relic_build(prof:Profile, out_dir:Path)->tuple[tuple, pd.DataFrame]:
+    """RELiC-PD's archive: (archive, version, sums, render, figures) and its figures' checks."""
+    files, q = relic_files(prof)
+    figs = relic_figures(q, files); chk = check_figures('relic-pd', figs, paths(prof).results)
+    hf = {h: f'quotes/{s}.jsonl' for s, h in zip(RELIC_SPLITS, ('train', 'validation', 'test'))}
+    counts = {s: int((q.split == s).sum()) for s in RELIC_SPLITS}
+    render = lambda v: {'README.md': relic_datasheet(figs, chk, v, prof.name),
+                        'release.json': _info('relic-pd', v, prof.name, counts, hf)}
+    return (*build_release('relic-pd', files, render, out_dir), render, figs), chk
+
+def gandalf_build(prof:Profile, out_dir:Path)->tuple[tuple, pd.DataFrame]:
+    """GANDALF-PD's archive: (archive, version, sums, render, figures) and its figures' checks."""
     files, t = gandalf_files(prof)
-    figs = gandalf_figures(t); chk = check_figures('gandalf-pd', figs, P.results)
+    figs = gandalf_figures(t); chk = check_figures('gandalf-pd', figs, paths(prof).results)
     hf = {v.replace('-', '_'): f'questions/{v}.jsonl' for v in VARIANTS}
     counts = {v: int(figs['variants'][v]) for v in VARIANTS}
     render = lambda v: {'README.md': gandalf_datasheet(figs, chk, v, prof.name),
                         'release.json': _info('gandalf-pd', v, prof.name, counts, hf, reader=READER,
                                               parse_version=PARSE_VERSION)}
-    built['gandalf-pd'] = (*build_release('gandalf-pd', files, render, out_dir), render, figs); checks.append(chk)
-    checks = pd.concat(checks, ignore_index=True)
+    return (*build_release('gandalf-pd', files, render, out_dir), render, figs), chk
+
+def write_datasheets(built:dict, checks:pd.DataFrame, sheets:Path):
+    "Each release's datasheet, the checks and the archives' sha256 sums into `sheets`."
     sheets.mkdir(parents=True, exist_ok=True)
     for name, (archive, version, sums, render, figs) in built.items():
         with atomic_path(sheets/f'{name}.md') as tmp:
@@ -832,17 +938,27 @@ def run_datasets(profile:str|Profile)->dict:
     write_csv(checks, sheets/'checks.csv')
     with atomic_path(sheets/'releases.sha256') as tmp:
         Path(tmp).write_text(''.join(f'{sha256_of(a)}  {a.name}\n' for a, *_ in built.values()), encoding='utf-8')
+
+# %% ../nbs/13_datasets.ipynb #e106b7f4
+def run_datasets(profile:str|Profile)->dict:
+    """Build the RELiC-PD and GANDALF-PD archives and their datasheets; check the datasheets' figures against the
+    result tables."""
+    prof, P = get_profile(profile), paths(profile).ensure()
+    out_dir, sheets = P.processed/'releases', P.results/'datasheets'
+    built, checks = {}, []
+    if not prof.relic_release:
+        built['relic-pd'], chk = relic_build(prof, out_dir); checks.append(chk)
+    built['gandalf-pd'], chk = gandalf_build(prof, out_dir); checks.append(chk)
+    checks = pd.concat(checks, ignore_index=True)
+    write_datasheets(built, checks, sheets)
     bad = checks[~checks.match]
     if len(bad):
         raise DatasetError(f"{len(bad)} datasheet figure(s) differ from the result tables (see "
                            f"{sheets/'checks.csv'}), e.g. "
-                                    + '; '.join(f"{r.dataset} {r.figure}: release {r.release}, {r.table} "
-                                                f"{r.table_value}" for r in bad.head(3).itertuples())
-                                    + ': rerun the stages that wrote those tables (`make reproduce`), then `make '
-                                      'datasets`.')
+                           + '; '.join(f"{r.dataset} {r.figure}: release {r.release}, {r.table} "
+                                       f"{r.table_value}" for r in bad.head(3).itertuples())
+                           + ': rerun the stages that wrote those tables (`make reproduce`), then `make datasets`.')
     summary = pd.DataFrame([dict(dataset=n, version=v, archive=str(a.relative_to(P.root)), bytes=a.stat().st_size,
-                                 files=len(s) + 1,
-                                 sha256=sha256_of(a)) for n, (a, v, s, *_) in built.items()])
+                                 files=len(s) + 1, sha256=sha256_of(a)) for n, (a, v, s, *_) in built.items()])
     return dict(summary=summary, checks=checks, archives={n: b[0] for n, b in built.items()},
-                versions={n: b[1] for n, b in built.items()},
-                figures={n: b[4] for n, b in built.items()})
+                versions={n: b[1] for n, b in built.items()}, figures={n: b[4] for n, b in built.items()})

@@ -245,14 +245,9 @@ def _fx_novel(rng, cast, extra_words=()):
     chapters = [f'CHAPTER {"I II III IV".split()[k]}.\n\n' + '\n\n'.join(pars[k::4]) for k in range(4)]
     return '\n\n'.join(chapters)
 
-# %% ../nbs/00a_fixtures.ipynb #9e4cdfca
-def gandalf_fixtures(dest:Path, seed:int=0)->tuple[Path, dict]:
-    "Write invented references (Zola, Balzac, Brewer formats) and novels under `dest`; returns (`dest`, book tags)."
-    dest = Path(dest); rng = random.Random(seed)
-    (dest/'corpus/gandalf').mkdir(parents=True, exist_ok=True)
-    casts = {'fx-zola': _fx_cast(rng, 12, 0), 'fx-balzac': _fx_cast(rng, 12, 12), 'fx-scott': _fx_cast(rng, 12, 24)}
-    # ambiguous first name
-    casts['fx-zola'][0] = ('Rose', 'Vaudrelle', 'a flower-seller at the market', 'kept a secret for twenty years')
+# %% ../nbs/00a_fixtures.ipynb #55448bfd
+def _fx_references(casts:dict)->dict[str, tuple[str, str]]:
+    "The three invented references, one per format (Zola dictionary, Balzac repertory, Brewer): slug -> (text, book)."
     def other(c, i): return casts[c][(i + 1) % len(casts[c])]
     z = ['THE FIXTURE DICTIONARY', 'A']
     for i, (f, l, t, e) in enumerate(casts['fx-zola']):
@@ -273,30 +268,38 @@ def gandalf_fixtures(dest:Path, seed:int=0)->tuple[Path, dict]:
         o = other('fx-scott', i)
         s.append(f"=%s= (_{f}_), {t}; {'a rival of ' + o[0] + ' ' + o[1] if i % 3 == 0 else 'who ' + e}.--Sir W. "
                  f"Scott, _The Grey Tower_ (time, James I.)." % l)
-        if i == 4: s.append(f"=%s= (_Dame_), his wife.--Sir W. Scott, _The Grey Tower_." % l)
+        if i == 4: s.append("=%s= (_Dame_), his wife.--Sir W. Scott, _The Grey Tower_." % l)
     s.append('=Zed=, a monk.--Lord Byron, _The Grey Tower_ (1812).')   # same title, another author: not Scott's
-    refs = {'fx-zola-dictionary': ('\n\n'.join(z), 'fx-zola'), 'fx-balzac-repertory': ('\n\n'.join(b), 'fx-balzac'),
+    return {'fx-zola-dictionary': ('\n\n'.join(z), 'fx-zola'), 'fx-balzac-repertory': ('\n\n'.join(b), 'fx-balzac'),
             'fx-brewer-sketches': ('\n\n'.join(s), 'fx-scott')}
-    books = {'fx-zola': ('The Little Mill', 'Emile Zolette', ['rose', 'rose', 'rose']),
+
+# %% ../nbs/00a_fixtures.ipynb #e982d2ba
+_FX_BOOKS = {'fx-zola': ('The Little Mill', 'Emile Zolette', ['rose', 'rose', 'rose']),
              'fx-balzac': ('The Mill on the Marsh', 'Honore de Balzot', []),
              'fx-scott': ('The Grey Tower', 'Walter Scott', [])}
+_FX_DESCRIBED = {'fx-zola': 'zola-fixture', 'fx-balzac': 'balzac-fixture', 'fx-scott': 'brewer-fixture'}
+
+def gandalf_fixtures(dest:Path, seed:int=0)->tuple[Path, dict]:
+    "Write invented references (Zola, Balzac, Brewer formats) and novels under `dest`; returns (`dest`, book tags)."
+    dest = Path(dest); rng = random.Random(seed)
+    (dest/'corpus/gandalf').mkdir(parents=True, exist_ok=True)
+    casts = {'fx-zola': _fx_cast(rng, 12, 0), 'fx-balzac': _fx_cast(rng, 12, 12), 'fx-scott': _fx_cast(rng, 12, 24)}
+    # ambiguous first name
+    casts['fx-zola'][0] = ('Rose', 'Vaudrelle', 'a flower-seller at the market', 'kept a secret for twenty years')
     rows, works = [], []
-    for k, (slug, (txt, _)) in enumerate(refs.items()):
-        gid = 95001 + k; f = f'gandalf/descriptions/{slug}.txt'
-        (dest/'corpus'/f).parent.mkdir(parents=True, exist_ok=True)
-        (dest/'corpus'/f).write_bytes(gutenberg_file(txt, slug, 'Fixture', gid).replace('\n', '\r\n').encode('utf-8'))
-        rows.append(dict(slug=slug, gutenberg_id=gid, file=f))
-        works.append(dict(slug=slug, title=slug, author='Fixture', year=1900,
-                     gutenberg_id=gid, roles='gandalf_descriptions', described_by=''))
-    described = {'fx-zola': 'zola-fixture', 'fx-balzac': 'balzac-fixture', 'fx-scott': 'brewer-fixture'}
-    for k, (slug, (title, author, extra)) in enumerate(books.items()):
-        gid = 95101 + k; f = f'gandalf/books/{slug}.txt'
-        (dest/'corpus'/f).parent.mkdir(parents=True, exist_ok=True)
-        (dest/'corpus'/f).write_text(gutenberg_file(_fx_novel(rng, casts[slug], extra), title, author, gid),
-                                     encoding='utf-8')
-        rows.append(dict(slug=slug, gutenberg_id=gid, file=f))
-        works.append(dict(slug=slug, title=title, author=author, year=1880,
-                     gutenberg_id=gid, roles='gandalf_book', described_by=described[slug]))
+    def write(f, data:bytes, **work):
+        (dest/'corpus'/f).parent.mkdir(parents=True, exist_ok=True); (dest/'corpus'/f).write_bytes(data)
+        rows.append(dict(slug=work['slug'], gutenberg_id=work['gutenberg_id'], file=f)); works.append(work)
+    for k, (slug, (txt, _)) in enumerate(_fx_references(casts).items()):
+        write(f'gandalf/descriptions/{slug}.txt',
+              gutenberg_file(txt, slug, 'Fixture', 95001 + k).replace('\n', '\r\n').encode('utf-8'),
+              slug=slug, title=slug, author='Fixture', year=1900, gutenberg_id=95001 + k, roles='gandalf_descriptions',
+              described_by='')
+    for k, (slug, (title, author, extra)) in enumerate(_FX_BOOKS.items()):
+        write(f'gandalf/books/{slug}.txt',
+              gutenberg_file(_fx_novel(rng, casts[slug], extra), title, author, 95101 + k).encode('utf-8'),
+              slug=slug, title=title, author=author, year=1880, gutenberg_id=95101 + k, roles='gandalf_book',
+              described_by=_FX_DESCRIBED[slug])
     pd.DataFrame(rows).to_csv(dest/'corpus/gandalf/MANIFEST.tsv', sep='\t', index=False)
     pd.DataFrame(works).to_csv(dest/'works.tsv', sep='\t', index=False)
     tags = {'fx-zola': ['Le Petit Moulin'], 'fx-balzac': ['The Quiet Mill'], 'fx-scott': ['The Grey Tower']}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json, resource, shutil, sys, time
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 from .fixtures import tiny_bert
@@ -21,7 +22,8 @@ from .report import run_report
 # %% auto #0
 __all__ = ['PAPER_SHAPE', 'ROBERTA_BASE', 'quote_length_shares', 'release_plan', 'sentence_pools', 'book_text', 'make_release',
            'release_shape', 'subsample_release', 'reset_peak_rss', 'peak_rss_mb', 'StepTimer', 'tiny_encoder',
-           'forget_runs', 'rehearse', 'growth', 'main', 'activation_bytes', 'gpu_estimate']
+           'forget_runs', 'rehearsal_profile', 'rehearse_task', 'rehearse_stages', 'rehearse', 'growth', 'main',
+           'activation_bytes', 'gpu_estimate']
 
 # %% ../nbs/15_rehearsal.ipynb #70b136d2
 # Tables A7 / A8: 79 primary sources, split by book
@@ -243,23 +245,24 @@ def _sample_passages(data:dict, n:int, seed:int)->list[str]:
         out.append(' '.join(v['sentences'][s:s + k]))
     return out
 
-# %% ../nbs/15_rehearsal.ipynb #d74b7862
-# share of the paper's size (None: the profile's `rehearsal.data_scale`)
-def rehearse(profile:str|Profile='rehearse', scale:float|None=None,
-             generate:bool=True, progress:bool=False)->pd.DataFrame:
-    """Write a synthetic release of the paper's shape and run the paper's RELiC stages on it in this process, timing
-    every step (wall, CPU, peak memory); returns the table and keeps it in `results/<profile>/rehearsal_steps.csv`
-    (one block of rows per scale)."""
-    from relic_nb.relic.dense_relic import run_dense   # dense_relic imports torch: loaded only to train
-    prof = get_profile(profile, **{'rehearsal.data_scale': scale}); P = paths(prof).ensure(); S = prof.rehearsal
+# %% ../nbs/15_rehearsal.ipynb #85b63251
+def rehearsal_profile(profile:str|Profile, scale:float|None)->Profile:
+    """The profile to rehearse at `scale`, with the one-layer local encoder when `rehearsal.tiny_encoder`; refuses
+    a profile that would write into the paper profile's release folder."""
+    prof = get_profile(profile, **{'rehearsal.data_scale': scale}); P = paths(prof).ensure()
     if not prof.relic_release or P.relic_release.resolve() == paths('paper').relic_release.resolve():
         raise ValueError(f'profile {prof.name!r} must read a release (relic_release) from its own folder, not '
                          f'{P.relic_release}')
-    T = StepTimer(scale=S.data_scale)
-    if S.tiny_encoder:
+    if prof.rehearsal.tiny_encoder:
         enc = tiny_encoder(P.processed/'tiny-encoder', prof.seed)
         prof = get_profile(prof, encoder=enc, **{'retrieval.dense_models': (enc,)})
     forget_runs(prof, prof.retrieval.dense_models)
+    return prof
+
+def rehearse_task(T:StepTimer, prof:Profile, generate:bool=True)->list[str]:
+    """The task layer's steps, timed into `T`: the release written, read and validated, candidates, scoring and a
+    submission; returns the sample of test passages the encoder step encodes."""
+    P, S = paths(prof), prof.rehearsal
     if generate:
         with T('generate the release', unit='quotes') as r:
             r['items'] = int(make_release(P.relic_release, S.data_scale, prof.seed, S.sentences_from).quotes.sum())
@@ -277,8 +280,13 @@ def rehearse(profile:str|Profile='rehearse', scale:float|None=None,
     with T('submissions: write, read back, validate (test)', unit='quotes') as r:
         f = P.runs/'rehearsal_submission.json'; write_json(f, to_submission(pq))
         validate_submission(json.loads(f.read_text()), relic_key(data['test'])); f.unlink(); r['items'] = len(pq)
-    texts = _sample_passages(data['test'], S.bench_passages, prof.seed)
-    del data, qs, pq
+    return _sample_passages(data['test'], S.bench_passages, prof.seed)
+
+# %% ../nbs/15_rehearsal.ipynb #8499ac71
+def rehearse_stages(T:StepTimer, prof:Profile, texts:list[str], progress:bool=False):
+    """The model steps and the paper's stages, timed into `T`: encoding `texts`, 07 (each of its steps), 08 (each
+    training), 09 and 12."""
+    from relic_nb.relic.dense_relic import run_dense   # dense_relic imports torch: loaded only to train
     with T('dense encoding: all-MiniLM-L6-v2 (test passages)', unit='passages') as r:
         DenseRetriever('all-MiniLM-L6-v2', cache=None, n_threads=prof.n_threads,
                        precision=prof.precision).embed('all-MiniLM-L6-v2', texts)
@@ -302,8 +310,18 @@ def rehearse(profile:str|Profile='rehearse', scale:float|None=None,
     del out
     with T('09_human_proxy (stage)'): run_proxy(prof)
     with T('12_report (stage)'): run_report(prof)
-    t = T.table()
-    f = P.results/'rehearsal_steps.csv'
+
+# %% ../nbs/15_rehearsal.ipynb #9a6756c7
+# share of the paper's size (None: the profile's `rehearsal.data_scale`)
+def rehearse(profile:str|Profile='rehearse', scale:float|None=None,
+             generate:bool=True, progress:bool=False)->pd.DataFrame:
+    """Write a synthetic release of the paper's shape and run the paper's RELiC stages on it in this process, timing
+    every step (wall, CPU, peak memory); returns the table and keeps it in `results/<profile>/rehearsal_steps.csv`
+    (one block of rows per scale)."""
+    prof = rehearsal_profile(profile, scale); S = prof.rehearsal
+    T = StepTimer(scale=S.data_scale)
+    rehearse_stages(T, prof, rehearse_task(T, prof, generate), progress)
+    t, f = T.table(), paths(prof).results/'rehearsal_steps.csv'
     old = pd.read_csv(f) if f.exists() else t.iloc[:0]
     write_csv(pd.concat([old[old.scale != S.data_scale], t], ignore_index=True).sort_values('scale', kind='stable'), f)
     return t
@@ -362,7 +380,35 @@ def activation_bytes(seq:int, layers:int=12, hidden:int=768, heads:int=12)->floa
     16-bit activations, no recomputation: per layer `s*h*(34 + 5*a*s/h)`."""
     return layers * seq * hidden * (34 + 5 * heads * seq / hidden)
 
-# %% ../nbs/15_rehearsal.ipynb #49464c74
+# %% ../nbs/15_rehearsal.ipynb #bc1a2f13
+def _time_rows(e:SimpleNamespace)->list[dict]:
+    "`gpu_estimate`'s rows of time: an epoch, ten epochs, encoding the candidates and the contexts."
+    M = f'{e.P/1e6:.0f}M'
+    return [dict(quantity='training: one epoch (train + val)', value=round((e.train + e.val) / e.speed / 60, 1),
+                 unit='minutes',
+                 how=f'3 x 2 x {M} FLOPs/token x ({e.context_tokens}+{e.quote_tokens}) tokens x '
+                     f'{e.train_examples:,} pairs, + val forward; at {e.utilization:.0%} of {e.tflops:g} TFLOPS'),
+            dict(quantity='training: 10 epochs (the paper\'s bound)',
+                 value=round(10 * (e.train + e.val) / e.speed / 3600, 2), unit='hours', how='10 x the epoch'),
+            dict(quantity='encode every test candidate (one model)', value=round(e.enc / e.speed / 60, 1),
+                 unit='minutes', how=f'2 x {M} x {e.quote_tokens} tokens x {e.test_passages:,} passages'),
+            dict(quantity='encode the test contexts (one model)', value=round(e.ctx / e.speed, 1), unit='seconds',
+                 how=f'2 x {M} x {e.context_tokens} tokens x {e.test_quotes:,} quotes')]
+
+def _memory_rows(e:SimpleNamespace)->list[dict]:
+    "`gpu_estimate`'s rows of memory: activations per pair, the optimizer state, the largest batch per GPU size."
+    rows = [dict(quantity='activation memory per training pair', value=round(e.per_example / 2**20), unit='MiB',
+                 how=f'Korthikanti et al. 2022: L*s*h*(34 + 5*a*s/h) bytes, s = {e.context_tokens} (context) + s = '
+                     f'{e.quote_tokens} (quote)'),
+            dict(quantity='weights, gradients and Adam state', value=round(e.states / 2**30, 1), unit='GiB',
+                 how=f'2 encoders x {e.P/1e6:.0f}M x 16 bytes')]
+    for gb in e.memory_gb:
+        rows.append(dict(quantity=f'largest batch in {gb} GB',
+                         value=int(max(0, gb * 1e9 - e.states - e.overhead_gb * 2**30) // e.per_example), unit='pairs',
+                         how=f'({gb} GB - states - {e.overhead_gb:g} GiB overhead) / activations per pair'))
+    return rows
+
+# %% ../nbs/15_rehearsal.ipynb #2107bca6
 def gpu_estimate(tflops:float=312, # the GPU's peak dense bf16 throughput (A100: 312 TFLOPS)
                  # the share of it a training / encoding loop reaches (an assumption: 30-50% is usual for BERT-sized
                  # models)
@@ -380,39 +426,16 @@ def gpu_estimate(tflops:float=312, # the GPU's peak dense bf16 throughput (A100:
                 )->pd.DataFrame:
     """dense-RELiC with both encoders trained, as `paper` runs it: time per epoch, time to encode every test
     candidate, and the largest batch per GPU memory size; one row per quantity, with how it is computed."""
-    # FLOPs per token of a forward pass (2 per parameter)
-    P = model['params']; fwd = 2 * P
-    speed = tflops * 1e12 * utilization
     if test_passages is None:
         plan = release_plan(1.0, novel_lengths={}); t = plan[plan.split == 'test']
         test_passages = int(sum(max(0, s - n + 1) for s in t.sentences for n in range(1, 6)))
-    # forward + backward (2x forward) through both encoders
-    train_flops = 3 * fwd * (context_tokens + quote_tokens) * train_examples
-    val_flops = fwd * (context_tokens * val_examples + quote_tokens * val_pool * val_books)
-    enc_flops = fwd * quote_tokens * test_passages
-    ctx_flops = fwd * context_tokens * test_quotes
-    # two encoders: fp32 weights, grads, Adam's two moments (16 bytes/parameter)
-    states = 2 * P * 16
-    per_example = activation_bytes(context_tokens, model['layers'], model['hidden'], model['heads']) + \
-                  activation_bytes(quote_tokens, model['layers'], model['hidden'], model['heads'])
-    rows = [dict(quantity='training: one epoch (train + val)', value=round((train_flops + val_flops) / speed / 60, 1),
-                 unit='minutes',
-                 how=f'3 x 2 x {P/1e6:.0f}M FLOPs/token x ({context_tokens}+{quote_tokens}) tokens x '
-                     f'{train_examples:,} pairs, + val forward; at {utilization:.0%} of {tflops:g} TFLOPS'),
-            dict(quantity='training: 10 epochs (the paper\'s bound)',
-                 value=round(10 * (train_flops + val_flops) / speed / 3600, 2), unit='hours', how='10 x the epoch'),
-            dict(quantity='encode every test candidate (one model)', value=round(enc_flops / speed / 60, 1),
-                 unit='minutes',
-                 how=f'2 x {P/1e6:.0f}M x {quote_tokens} tokens x {test_passages:,} passages'),
-            dict(quantity='encode the test contexts (one model)', value=round(ctx_flops / speed, 1), unit='seconds',
-                 how=f'2 x {P/1e6:.0f}M x {context_tokens} tokens x {test_quotes:,} quotes'),
-            dict(quantity='activation memory per training pair', value=round(per_example / 2**20), unit='MiB',
-                 how=f'Korthikanti et al. 2022: L*s*h*(34 + 5*a*s/h) bytes, s = {context_tokens} (context) + s = '
-                     f'{quote_tokens} (quote)'),
-            dict(quantity='weights, gradients and Adam state', value=round(states / 2**30, 1), unit='GiB',
-                 how=f'2 encoders x {P/1e6:.0f}M x 16 bytes')]
-    for gb in memory_gb:
-        rows.append(dict(quantity=f'largest batch in {gb} GB',
-                         value=int(max(0, gb * 1e9 - states - overhead_gb * 2**30) // per_example), unit='pairs',
-                         how=f'({gb} GB - states - {overhead_gb:g} GiB overhead) / activations per pair'))
-    return pd.DataFrame(rows)
+    e = SimpleNamespace(**{k: v for k, v in locals().items() if k not in ('plan', 't')})
+    e.P = model['params']; fwd = 2 * e.P                        # FLOPs per token of a forward pass (2 per parameter)
+    e.speed = tflops * 1e12 * utilization
+    e.train = 3 * fwd * (context_tokens + quote_tokens) * train_examples   # forward + backward (2x), both encoders
+    e.val = fwd * (context_tokens * val_examples + quote_tokens * val_pool * val_books)
+    e.enc, e.ctx = fwd * quote_tokens * test_passages, fwd * context_tokens * test_quotes
+    e.states = 2 * e.P * 16          # two encoders: fp32 weights, grads, Adam's two moments (16 bytes/parameter)
+    e.per_example = sum(activation_bytes(n, model['layers'], model['hidden'], model['heads'])
+                        for n in (context_tokens, quote_tokens))
+    return pd.DataFrame(_time_rows(e) + _memory_rows(e))

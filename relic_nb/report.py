@@ -26,7 +26,8 @@ __all__ = ['PAIRED_COLUMNS', 'CURVE_FILE', 'VERIFIED_FILES', 'CURVE_CONTEXTS', '
            'plot_recall_curves', 'plot_by_length', 'stage_timings', 'table_checksums', 'intervals_sections',
            'strict_precision_table', 'dataset_section', 'quote_types_section', 'table3_section', 'by_length_section',
            'dense_section', 'proxy_section', 'relic_sections', 'gandalf_sections', 'build_report', 'run_report',
-           'committed_tables', 'folder_tables', 'compare_tables', 'exact_models', 'verify_tables', 'main']
+           'committed_tables', 'folder_tables', 'committed_intervals', 'interval_check', 'cell_checks',
+           'compare_tables', 'exact_models', 'verify_tables', 'main']
 
 # %% ../nbs/12_report.ipynb #ce5685e6
 def parse_run(spec:str)->tuple:
@@ -437,7 +438,7 @@ def intervals_sections(rep:Report):
                 "are paired.")
     pr = rep.table('table3_paired.csv')
     if pr is not None:
-        rep.add(f'#### Paired comparisons', paired_prose(pr, lv))
+        rep.add('#### Paired comparisons', paired_prose(pr, lv))
         if len(pr):
             t = pr.assign(a=[run_label(r.model, r.L, r.R) for r in pr.itertuples()],
                           b=[run_label(r.vs_model, r.vs_L, r.vs_R) for r in pr.itertuples()])
@@ -687,7 +688,48 @@ def folder_tables(folder:Path)->dict[str, str]:
     folder = Path(folder)
     return {f.relative_to(folder).as_posix(): f.read_text(encoding='utf-8-sig') for f in sorted(folder.rglob('*.csv'))}
 
-# %% ../nbs/12_report.ipynb #0a9ea1d0
+# %% ../nbs/12_report.ipynb #8b402b39
+def committed_intervals(ref:dict)->dict:
+    """Per table that has an interval table: (its key values, metric) -> (lo, hi, items behind the interval), from
+    the committed interval tables in `ref`."""
+    ivs = {}
+    for table, (ivname, keys) in INTERVAL_TABLES.items():
+        if ivname in ref:
+            t = _cells(ref[ivname]); count = 'instances' if 'instances' in t.columns else 'n'
+            ivs[table] = {(tuple(r[keys]), r['metric']): (_num(r['lo']), _num(r['hi']), _num(r[count]))
+                          for _, r in t.iterrows()}
+    return ivs
+
+def interval_check(row:dict, lo:float, hi:float, n:float, col:str, rb:str)->dict:
+    """`row` with its check: within the committed interval, give or take one item (in percent: a bootstrap
+    interval of a count of 0, or of all, is a point) and the cell's own rounding."""
+    step = 0.0 if col == 'mean_rank' or not n else 100 / n
+    half = 0.5 * 10 ** -len(rb.split('.')[1]) if '.' in rb else 0.5
+    return dict(row, check=f'within [{lo:g}, {hi:g}]' + (f' ± {step:.3g}' if step else ''),
+                ok=bool(lo - step - half <= _num(rb) <= hi + step + half))
+
+# %% ../nbs/12_report.ipynb #f4860923
+def cell_checks(name:str, a:pd.DataFrame, b:pd.DataFrame, floaty:bool, exact_models, by_file:dict,
+                across_columns, iv:dict|None)->list[dict]:
+    """One row per cell where table `name` differs (same shape): exact unless a floating-point model decides its
+    row, then within the committed interval where there is one, else shown only."""
+    mcols = [c for c in a.columns if c == 'model' or c.endswith('_model')]
+    keys = INTERVAL_TABLES.get(name, (None, []))[1]
+    decided = lambda i: floaty or any(a.at[i, c] not in exact_models and a.at[i, c] != '' for c in mcols) \
+                        or any(c in a.columns and a.at[i, c] == v for c, v in by_file.get(name, []))
+    any_float, rows = any(decided(i) for i in range(len(a))), []
+    for i, j in zip(*np.nonzero(a.values != b.values)):
+        col, ra, rb = a.columns[j], a.iat[i, j], b.iat[i, j]
+        float_row = decided(i) or (col in across_columns and any_float)
+        key = ' '.join(v for v in (a.loc[i, keys] if keys else a.iloc[i, :3]) if v)
+        row = dict(file=name, row=i + 1, key=key, column=col, ref=ra, run=rb, diff=_num(rb) - _num(ra))
+        if float_row and iv is not None and (k := (tuple(a.loc[i, keys]), col)) in iv:
+            rows.append(interval_check(row, *iv[k], col, rb))
+        elif float_row: rows.append(dict(row, check='floating-point, no interval: shown only', ok=True))
+        else: rows.append(dict(row, check='exact', ok=False))
+    return rows
+
+# %% ../nbs/12_report.ipynb #f378c440
 def compare_tables(ref:dict, run:dict, # path -> CSV text: the committed tables, the run's
                    exact_models=('random', 'BM25', 'tfidf'), float_files=(),
                    # 'file:column=value': rows that a floating-point model decides although their model is exact
@@ -699,17 +741,9 @@ def compare_tables(ref:dict, run:dict, # path -> CSV text: the committed tables,
     """Every difference between two sets of tables, with the check that applies (exact / within the committed
     interval, give or take one item / shown only) and whether it passes."""
     import fnmatch
-    ivs = {}
-    for table, (ivname, keys) in INTERVAL_TABLES.items():
-        if ivname in ref:
-            # items behind the interval (quotes, questions)
-            t = _cells(ref[ivname]); count = 'instances' if 'instances' in t.columns else 'n'
-            ivs[table] = {(tuple(r[keys]), r['metric']): (_num(r['lo']), _num(r['hi']), _num(r[count]))
-                          for _, r in t.iterrows()}
-    by_file = {}
+    ivs, by_file, rows = committed_intervals(ref), {}, []
     for spec in float_rows:
         f, cond = spec.split(':', 1); c, v = cond.split('=', 1); by_file.setdefault(f, []).append((c, v))
-    rows = []
     for name in sorted(set(ref) | set(run)):
         if name not in run: rows.append(dict(file=name, check='missing from the run', ok=False)); continue
         if name not in ref: rows.append(dict(file=name, check='new (not in the reference)', ok=True)); continue
@@ -718,28 +752,9 @@ def compare_tables(ref:dict, run:dict, # path -> CSV text: the committed tables,
         floaty = any(fnmatch.fnmatch(name, pat) for pat in float_files)
         if list(a.columns) != list(b.columns) or len(a) != len(b):
             rows.append(dict(file=name, check='shape' + (' (floating-point table: shown only)' if floaty else ''),
-                             ok=floaty,
-                             ref=f'{len(a)} rows: {", ".join(a.columns)}',
+                             ok=floaty, ref=f'{len(a)} rows: {", ".join(a.columns)}',
                              run=f'{len(b)} rows: {", ".join(b.columns)}')); continue
-        mcols = [c for c in a.columns if c == 'model' or c.endswith('_model')]
-        keys = INTERVAL_TABLES.get(name, (None, []))[1]; iv = ivs.get(name)
-        decided = lambda i: floaty or any(a.at[i, c] not in exact_models and a.at[i, c] != '' for c in mcols) \
-                            or any(c in a.columns and a.at[i, c] == v for c, v in by_file.get(name, []))
-        any_float = any(decided(i) for i in range(len(a)))
-        for i, j in zip(*np.nonzero(a.values != b.values)):
-            col, ra, rb = a.columns[j], a.iat[i, j], b.iat[i, j]
-            float_row = decided(i) or (col in across_columns and any_float)
-            key = ' '.join(v for v in (a.loc[i, keys] if keys else a.iloc[i, :3]) if v)
-            row = dict(file=name, row=i + 1, key=key, column=col, ref=ra, run=rb, diff=_num(rb) - _num(ra))
-            if float_row and iv is not None and (k := (tuple(a.loc[i, keys]), col)) in iv:
-                lo, hi, n = iv[k]
-                # one item, in percent: a bootstrap interval of a count of 0 (or all) is a point
-                step = 0.0 if col == 'mean_rank' or not n else 100 / n
-                half = 0.5 * 10 ** -len(rb.split('.')[1]) if '.' in rb else 0.5   # ... and the cell's own rounding
-                rows.append(dict(row, check=f'within [{lo:g}, {hi:g}]' + (f' ± {step:.3g}' if step else ''),
-                                 ok=bool(lo - step - half <= _num(rb) <= hi + step + half)))
-            elif float_row: rows.append(dict(row, check='floating-point, no interval: shown only', ok=True))
-            else: rows.append(dict(row, check='exact', ok=False))
+        rows += cell_checks(name, a, b, floaty, exact_models, by_file, across_columns, ivs.get(name))
     return pd.DataFrame(rows, columns=['file', 'row', 'key', 'column', 'ref', 'run', 'diff', 'check', 'ok'])
 
 # %% ../nbs/12_report.ipynb #3d892522

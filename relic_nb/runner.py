@@ -7,12 +7,13 @@ from __future__ import annotations
 import argparse, sys, time
 from pathlib import Path
 import pandas as pd
-from .config import STAGES, REGISTRY, get_profile, missing_outputs, paths, stage, stages_for, settings_table
+from .config import (STAGES, REGISTRY, Profile, get_profile, missing_outputs, paths, stage, stages_for,
+                             settings_table)
 
 
 # %% auto #0
-__all__ = ['SKIP_IN_RUNS', 'StageFailed', 'select_stages', 'production_notebook', 'clean_executed', 'run_stages', 'MissingInputs',
-           'ensure_inputs', 'parse_overrides', 'main', 'stage_table']
+__all__ = ['SKIP_IN_RUNS', 'StageFailed', 'select_stages', 'production_notebook', 'clean_executed', 'execute_stage',
+           'save_timings', 'run_stages', 'MissingInputs', 'ensure_inputs', 'parse_overrides', 'main', 'stage_table']
 
 # %% ../nbs/00b_runner.ipynb #18763c6e
 class StageFailed(RuntimeError):
@@ -73,7 +74,32 @@ def clean_executed(nb):
     nb.metadata.pop('widgets', None)
     return nb
 
-# %% ../nbs/00b_runner.ipynb #cc49690d
+# %% ../nbs/00b_runner.ipynb #fc0a2ffb
+def execute_stage(stage:str, prof:Profile, nbs:Path, runs:Path, keep:Path, overrides:dict, parameters:dict|None,
+                  kernel:str='python3', progress:bool=True):
+    """Execute one stage's production notebook with papermill into `runs/`, and keep a clean copy in `keep/`;
+    raises `StageFailed`, naming the executed notebook and the command that resumes."""
+    import papermill as pm, nbformat
+    src, out = runs/f'.{stage}.production.ipynb', runs/f'{stage}.ipynb'
+    nbformat.write(production_notebook(nbformat.read(nbs/f'{stage}.ipynb', as_version=4)), src)
+    try:
+        pm.execute_notebook(src, out, parameters={'profile': prof.name, 'overrides': overrides, **(parameters or {})},
+                            kernel_name=kernel, cwd=str(nbs), progress_bar=progress, log_output=False)
+    except pm.PapermillExecutionError as e:
+        nxt = f"make reproduce PROFILE={prof.name} FROM={stage}"
+        raise StageFailed(f"Stage {stage} failed: {e.ename}: {e.evalue}\nThe executed notebook, with the traceback, "
+                          f"is {out}.\nFix the cause, then resume from this stage with `{nxt}`.") from None
+    finally: src.unlink(missing_ok=True)
+    keep.mkdir(parents=True, exist_ok=True)
+    nbformat.write(clean_executed(nbformat.read(out, as_version=4)), keep/f'{stage}.ipynb')
+
+def save_timings(tfile:Path, old:pd.DataFrame, rows:list[dict], stages:list[str]):
+    "The timings file: this run's rows over the older ones, in pipeline order."
+    new = pd.DataFrame(rows)
+    pd.concat([old[~old.stage.isin(new.stage)], new]).set_index('stage').reindex(
+        [s for s in stages if s in set(old.stage) | set(new.stage)]).reset_index().to_csv(tfile, index=False)
+
+# %% ../nbs/00b_runner.ipynb #35a019ac
 def run_stages(profile:str='pd', start:str|None=None, only:list[str]|None=None,
                stages:list[str]|None=None, # default: config.stages_for(profile)
                nbs:Path|None=None, # folder of the stage notebooks (default: nbs/)
@@ -86,7 +112,6 @@ def run_stages(profile:str='pd', start:str|None=None, only:list[str]|None=None,
                kernel:str='python3', progress:bool=True)->pd.DataFrame:
     """Execute the stages' notebooks (without their tests) in order with papermill; raises `StageFailed` at the first
     failure. Returns the timings."""
-    import papermill as pm, nbformat
     from tqdm.auto import tqdm
     overrides = dict(overrides or {})
     # resolved once: an unknown or ill-typed setting stops here
@@ -95,35 +120,19 @@ def run_stages(profile:str='pd', start:str|None=None, only:list[str]|None=None,
     nbs, runs = Path(nbs or P.nbs), Path(runs or P.runs)
     keep = Path(keep) if keep else P.results/'notebooks'
     runs.mkdir(parents=True, exist_ok=True)
-    todo, rows = select_stages(stages, start, only), []
-    tfile = runs/'timings.csv'
+    todo, rows, tfile = select_stages(stages, start, only), [], runs/'timings.csv'
     old = pd.read_csv(tfile) if tfile.exists() else pd.DataFrame(columns=['stage', 'seconds', 'status'])
-    def save():
-        new = pd.DataFrame(rows)
-        pd.concat([old[~old.stage.isin(new.stage)], new]).set_index('stage').reindex(
-            [s for s in stages if s in set(old.stage) | set(new.stage)]).reset_index().to_csv(tfile, index=False)
     bar = tqdm(todo, desc=f'pipeline ({prof.name})', disable=not progress)
     for stage_ in bar:
         bar.set_postfix_str(stage_); t0 = time.time()
-        src, out = runs/f'.{stage_}.production.ipynb', runs/f'{stage_}.ipynb'
-        nbformat.write(production_notebook(nbformat.read(nbs/f'{stage_}.ipynb', as_version=4)), src)
-        try:
-            pm.execute_notebook(src, out,
-                                parameters={'profile': prof.name, 'overrides': overrides, **(parameters or {})},
-                                kernel_name=kernel, cwd=str(nbs), progress_bar=progress, log_output=False)
-        except pm.PapermillExecutionError as e:
-            rows.append(dict(stage=stage_, seconds=round(time.time() - t0, 1), status='failed')); save()
-            nxt = f"make reproduce PROFILE={prof.name} FROM={stage_}"
-            raise StageFailed(f"Stage {stage_} failed: {e.ename}: {e.evalue}\nThe executed notebook, with the "
-                              f"traceback, "
-                              f"is {out}.\nFix the cause, then resume from this stage with `{nxt}`.") from None
-        finally: src.unlink(missing_ok=True)
-        keep.mkdir(parents=True, exist_ok=True)
-        nbformat.write(clean_executed(nbformat.read(out, as_version=4)), keep/f'{stage_}.ipynb')
-        rows.append(dict(stage=stage_, seconds=round(time.time() - t0, 1), status='ok')); save()
+        try: execute_stage(stage_, prof, nbs, runs, keep, overrides, parameters, kernel, progress)
+        except StageFailed:
+            rows.append(dict(stage=stage_, seconds=round(time.time() - t0, 1), status='failed'))
+            save_timings(tfile, old, rows, stages); raise
+        rows.append(dict(stage=stage_, seconds=round(time.time() - t0, 1), status='ok'))
+        save_timings(tfile, old, rows, stages)
         print(f'{stage_}: {rows[-1]["seconds"]:.1f} s', file=sys.stderr)
     return pd.DataFrame(rows)
-
 
 # %% ../nbs/00b_runner.ipynb #71549fe7
 class MissingInputs(FileNotFoundError):

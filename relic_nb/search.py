@@ -25,7 +25,7 @@ from .relic.task import CandidateSet, quotes_table
 __all__ = ['MASK', 'SEARCH_VERSION', 'RANKERS', 'RESULT_COLUMNS', 'Work', 'header_fields', 'read_source', 'novel_sentences',
            'claim_query', 'one_thread', 'SentenceEncoder', 'DenseRelicEncoder', 'trained_model', 'dense_ranker',
            'EvidenceIndex', 'index_key', 'window_ranks', 'results_table', 'main', 'results_html', 'csv_link',
-           'evidence_panel', 'serving', 'serve_page']
+           'panel_controls', 'panel_search', 'panel_save', 'evidence_panel', 'serving', 'serve_page']
 
 # %% ../nbs/14_evidence_search.ipynb #4202010c
 @dataclass
@@ -238,47 +238,56 @@ class EvidenceIndex:
         # set by `build`: seconds in all, from the cache?, seconds per step
         self.build_seconds, self.cached, self.timings = None, False, {}
 
-    def __repr__(self):
-        return (f'EvidenceIndex({self.work.title!r}: {len(self.sentences)} sentences, {len(self.titles)} chapters, '
-                                f'{self.encoder.name} {self.passages}, BM25 k1={self.bm25.k1:g} b={self.bm25.b:g})')
-    def __len__(self): return len(self.sentences)
+# %% ../nbs/14_evidence_search.ipynb #251e4963
+@patch
+def __repr__(self:EvidenceIndex):
+    return (f'EvidenceIndex({self.work.title!r}: {len(self.sentences)} sentences, {len(self.titles)} chapters, '
+                            f'{self.encoder.name} {self.passages}, BM25 k1={self.bm25.k1:g} b={self.bm25.b:g})')
 
-    def candidates(self, n:int)->CandidateSet:
-        "The n-sentence passages of the novel, every start, as the retrieval stage's `CandidateSet`."
-        return CandidateSet(self.work.title, n, self.sentences, list(range(max(len(self.sentences) - n + 1, 0))))
+@patch
+def __len__(self:EvidenceIndex): return len(self.sentences)
 
-    def passage_vectors(self, n:int)->np.ndarray:
-        "Dense vectors of the n-sentence passages ('composed' indexes)."
-        if n not in self._composed: self._composed[n] = compose(self.vectors, n, normalize=self.encoder.normalize)
-        return self._composed[n]
+@patch
+def candidates(self:EvidenceIndex, n:int)->CandidateSet:
+    "The n-sentence passages of the novel, every start, as the retrieval stage's `CandidateSet`."
+    return CandidateSet(self.work.title, n, self.sentences, list(range(max(len(self.sentences) - n + 1, 0))))
 
-    def bm25_scores(self, cs:CandidateSet, contexts:list[str])->np.ndarray:
-        """The retrieval stage's BM25 scores (`BM25Retriever`, bit for bit), with each length's weight matrix
-        computed once, not per query."""
-        fast = self.bm25.index(cs)                                        # the stage's index of this candidate set
-        if cs.n not in self._weights: self._weights[cs.n] = fast.weights()   # words x passages BM25 weights
-        Q = fast.query_matrix([tokenize(c) for c in contexts])          # from here on, FastBM25.score_many's arithmetic
-        words = np.unique(Q.indices)
-        X = np.zeros((len(words), Q.shape[0]))
-        X[np.searchsorted(words, Q.indices), np.repeat(np.arange(Q.shape[0]), np.diff(Q.indptr))] = Q.data
-        return np.asarray((self._weights[cs.n][words].T @ X).T)
+@patch
+def passage_vectors(self:EvidenceIndex, n:int)->np.ndarray:
+    "Dense vectors of the n-sentence passages ('composed' indexes)."
+    if n not in self._composed: self._composed[n] = compose(self.vectors, n, normalize=self.encoder.normalize)
+    return self._composed[n]
 
-    def scores(self, claims:list[str], n:int, rankers=RANKERS)->dict[str, np.ndarray]:
-        "Scores (claims x passages of `n` sentences, by start) under each ranker."
-        cs, q = self.candidates(n), pd.DataFrame([claim_query(c) for c in claims], columns=['query', 'context'])
-        out = {}
-        if {'bm25', 'hybrid'} & set(rankers):
-            out['bm25'] = self.bm25_scores(cs, list(q['context'])) if len(cs) else np.zeros((len(q), 0))
-        if {'dense', 'hybrid'} & set(rankers):
-            if not len(cs): out['dense'] = np.zeros((len(q), 0))
-            elif self.passages == 'whole': out['dense'] = self.encoder.retriever(cs, q)
-            else:
-                # one claim searched over several lengths: encoded once
-                key = tuple(q['query'])
-                if self._queries[0] != key: self._queries = (key, self.encoder.queries(list(key)))
-                out['dense'] = self._queries[1] @ self.passage_vectors(n).T
-        if 'hybrid' in rankers: out['hybrid'] = reciprocal_rank_fusion(out['bm25'], out['dense'])
-        return {r: out[r] for r in rankers}
+@patch
+def bm25_scores(self:EvidenceIndex, cs:CandidateSet, contexts:list[str])->np.ndarray:
+    """The retrieval stage's BM25 scores (`BM25Retriever`, bit for bit), with each length's weight matrix
+    computed once, not per query."""
+    fast = self.bm25.index(cs)                                        # the stage's index of this candidate set
+    if cs.n not in self._weights: self._weights[cs.n] = fast.weights()   # words x passages BM25 weights
+    Q = fast.query_matrix([tokenize(c) for c in contexts])          # from here on, FastBM25.score_many's arithmetic
+    words = np.unique(Q.indices)
+    X = np.zeros((len(words), Q.shape[0]))
+    X[np.searchsorted(words, Q.indices), np.repeat(np.arange(Q.shape[0]), np.diff(Q.indptr))] = Q.data
+    return np.asarray((self._weights[cs.n][words].T @ X).T)
+
+# %% ../nbs/14_evidence_search.ipynb #f02ba903
+@patch
+def scores(self:EvidenceIndex, claims:list[str], n:int, rankers=RANKERS)->dict[str, np.ndarray]:
+    "Scores (claims x passages of `n` sentences, by start) under each ranker."
+    cs, q = self.candidates(n), pd.DataFrame([claim_query(c) for c in claims], columns=['query', 'context'])
+    out = {}
+    if {'bm25', 'hybrid'} & set(rankers):
+        out['bm25'] = self.bm25_scores(cs, list(q['context'])) if len(cs) else np.zeros((len(q), 0))
+    if {'dense', 'hybrid'} & set(rankers):
+        if not len(cs): out['dense'] = np.zeros((len(q), 0))
+        elif self.passages == 'whole': out['dense'] = self.encoder.retriever(cs, q)
+        else:
+            # one claim searched over several lengths: encoded once
+            key = tuple(q['query'])
+            if self._queries[0] != key: self._queries = (key, self.encoder.queries(list(key)))
+            out['dense'] = self._queries[1] @ self.passage_vectors(n).T
+    if 'hybrid' in rankers: out['hybrid'] = reciprocal_rank_fusion(out['bm25'], out['dense'])
+    return {r: out[r] for r in rankers}
 
 # %% ../nbs/14_evidence_search.ipynb #ba2fedde
 @patch
@@ -456,76 +465,80 @@ def csv_link(res:pd.DataFrame, name:str='evidence.csv')->str:
     name = html.escape(name)
     return f'<a class="evidence-download" download="{name}" href="data:text/csv;base64,{data}">download {name}</a>'
 
-# %% ../nbs/14_evidence_search.ipynb #3ba71845
+# %% ../nbs/14_evidence_search.ipynb #bbed2c46
+def panel_controls(profile:str|Profile='pd', novel:str='', claim:str='')->dict:
+    "The evidence panel's widgets by name (each with its CSS class, which the browser test finds it by)."
+    import ipywidgets as W
+    lay = W.Layout(width='46em')
+    c = dict(profile=W.Dropdown(options=list(dict.fromkeys([get_profile(profile).name, 'pd', 'tiny', 'paper'])),
+                                description='profile'),
+             novel=W.Text(value=str(novel), description='novel', layout=lay,
+                          placeholder='a slug (pride_and_prejudice), a Gutenberg id (1342) or a path to a .txt file'),
+             claim=W.Textarea(value=claim, description='claim', layout=W.Layout(width='46em', height='4.5em'),
+                              placeholder='Elizabeth displays frustration towards her mother. (<mask> may mark '
+                                          'where the evidence belongs)'),
+             ranker=W.ToggleButtons(options=[('hybrid', 'hybrid'), ('BM25', 'bm25'), ('dense', 'dense')],
+                                    description='ranker'),
+             sentences=W.IntRangeSlider(value=(1, 5), min=1, max=5, description='sentences'),
+             k=W.BoundedIntText(value=10, min=1, max=100, description='results', layout=W.Layout(width='12em')),
+             go=W.Button(description='Search', button_style='primary', icon='search'),
+             save=W.Button(description='Save results as CSV', icon='download'),
+             save_to=W.Text(value='evidence.csv', description='to file', layout=W.Layout(width='30em')),
+             status=W.HTML(), results=W.HTML(), link=W.HTML())
+    for name in ('novel', 'claim', 'status', 'results', 'profile', 'link'): c[name].add_class(f'evidence-{name}')
+    c['go'].add_class('evidence-search'); c['save'].add_class('evidence-save')
+    return c
+
+# %% ../nbs/14_evidence_search.ipynb #4561fdf6
+def _error(msg:str)->str: return f'<span class="evidence-error">{msg}</span>'
+
+def panel_search(c:dict, state:dict):
+    "The Search button: index the novel once per (profile, novel), search, show the results and the time taken."
+    if not c['novel'].value.strip() or not c['claim'].value.strip():
+        c['status'].value = _error('Pick a novel and type a claim.'); return
+    try:
+        t0, key = time.time(), (c['profile'].value, c['novel'].value.strip())
+        if key not in state['indexes']:
+            c['status'].value = (f'Indexing {html.escape(key[1])} (the first time a novel is opened this takes up '
+                                 'to a minute or two) ...')
+            state['indexes'][key] = EvidenceIndex.build(key[1], key[0])
+        idx = state['indexes'][key]
+        res = state['res'] = idx.search(c['claim'].value, c['k'].value, tuple(c['sentences'].value),
+                                        c['ranker'].value)
+        c['results'].value = results_html(res); c['link'].value = ''
+        by = ' by ' + html.escape(idx.work.author) if idx.work.author else ''
+        c['status'].value = (f'{len(res)} passages of <i>{html.escape(idx.work.title)}</i>{by} '
+                             f'({len(idx)} sentences), {c["ranker"].value} ranking, {time.time() - t0:.1f} s')
+    except Exception as e:
+        c['results'].value = ''
+        c['status'].value = _error(f'{html.escape(type(e).__name__)}: {html.escape(str(e))}')
+
+def panel_save(c:dict, state:dict):
+    "The Save button: write the last results as CSV to the file named, and offer them as a download link."
+    if state['res'] is None: c['status'].value = _error('Search first.'); return
+    p = Path(c['save_to'].value).expanduser()
+    try:
+        with atomic_path(p) as tmp: state['res'].to_csv(tmp, index=False)
+        saved = f'Saved {len(state["res"])} results to {html.escape(str(p.resolve()))} &middot; '
+        c['link'].value = saved + csv_link(state['res'], p.name)
+    except OSError as e:
+        c['link'].value = _error(f'Could not write {html.escape(str(p))}: {html.escape(str(e))}')
+
+# %% ../nbs/14_evidence_search.ipynb #77e02260
 def evidence_panel(profile:str|Profile='pd', novel:str='', claim:str='')->'ipywidgets.VBox':
     "The evidence search as ipywidgets: pick a novel, type a claim, get highlighted passages; save them as CSV."
     import ipywidgets as W
-    lay = W.Layout(width='46em')
-    prof_w = W.Dropdown(options=list(dict.fromkeys([get_profile(profile).name, 'pd', 'tiny', 'paper'])),
-                        description='profile')
-    novel_w = W.Text(value=str(novel), description='novel', layout=lay,
-                     placeholder='a slug (pride_and_prejudice), a Gutenberg id (1342) or a path to a .txt file')
-    claim_w = W.Textarea(value=claim, description='claim', layout=W.Layout(width='46em', height='4.5em'),
-                         placeholder='Elizabeth displays frustration towards her mother. (<mask> may mark where the '
-                                     'evidence belongs)')
-    ranker_w = W.ToggleButtons(options=[('hybrid', 'hybrid'), ('BM25', 'bm25'), ('dense', 'dense')],
-                               description='ranker')
-    len_w = W.IntRangeSlider(value=(1, 5), min=1, max=5, description='sentences')
-    k_w = W.BoundedIntText(value=10, min=1, max=100, description='results', layout=W.Layout(width='12em'))
-    go, save = W.Button(description='Search', button_style='primary',
-                        icon='search'), W.Button(description='Save results as CSV', icon='download')
-    save_to = W.Text(value='evidence.csv', description='to file', layout=W.Layout(width='30em'))
-    status, out, link = W.HTML(), W.HTML(), W.HTML()
-    for w, c in [(novel_w, 'evidence-novel'), (claim_w, 'evidence-claim'), (go, 'evidence-search'),
-                 (save, 'evidence-save'),
-                 (status, 'evidence-status'), (out, 'evidence-results'), (prof_w, 'evidence-profile'),
-                 (link, 'evidence-link')]: w.add_class(c)
-    state = dict(indexes={}, res=None)
-
-    def index():
-        key = (prof_w.value, novel_w.value.strip())
-        if key not in state['indexes']:
-            status.value = (f'Indexing {html.escape(key[1])} (the first time a novel is opened this takes up to '
-                            'a minute or two) ...')
-            state['indexes'][key] = EvidenceIndex.build(key[1], key[0])
-        return state['indexes'][key]
-
-    def on_search(_=None):
-        if not novel_w.value.strip() or not claim_w.value.strip():
-            status.value = '<span class="evidence-error">Pick a novel and type a claim.</span>'; return
-        try:
-            t0 = time.time(); idx = index()
-            res = state['res'] = idx.search(claim_w.value, k_w.value, tuple(len_w.value), ranker_w.value)
-            out.value = results_html(res); link.value = ''
-            by = ' by ' + html.escape(idx.work.author) if idx.work.author else ''
-            status.value = (f'{len(res)} passages of <i>{html.escape(idx.work.title)}</i>{by} '
-                            f'({len(idx)} sentences), {ranker_w.value} ranking, {time.time() - t0:.1f} s')
-        except Exception as e:
-            out.value = ''
-            status.value = f'<span class="evidence-error">{html.escape(type(e).__name__)}: {html.escape(str(e))}</span>'
-
-    def on_save(_=None):
-        if state['res'] is None: status.value = '<span class="evidence-error">Search first.</span>'; return
-        p = Path(save_to.value).expanduser()
-        try:
-            with atomic_path(p) as tmp: state['res'].to_csv(tmp, index=False)
-            saved = f'Saved {len(state["res"])} results to {html.escape(str(p.resolve()))} &middot; '
-            link.value = saved + csv_link(state['res'], p.name)
-        except OSError as e:
-            link.value = (f'<span class="evidence-error">Could not write {html.escape(str(p))}: '
-                          f'{html.escape(str(e))}</span>')
-
-    go.on_click(on_search); save.on_click(on_save)
+    c, state = panel_controls(profile, novel, claim), dict(indexes={}, res=None)
+    search, save = (lambda _=None: panel_search(c, state)), (lambda _=None: panel_save(c, state))
+    c['go'].on_click(search); c['save'].on_click(save)
     panel = W.VBox([W.HTML('<h2>Evidence search</h2><p>Type a claim about a novel; the passages that could support '
-                           'it appear '
-                           'highlighted among their neighbouring sentences.</p>'),
-                    W.HBox([novel_w, prof_w]), claim_w, W.HBox([ranker_w]), W.HBox([len_w, k_w]), go, status, out,
-                    W.HBox([save, save_to]), link])
+                           'it appear highlighted among their neighbouring sentences.</p>'),
+                    W.HBox([c['novel'], c['profile']]), c['claim'], W.HBox([c['ranker']]),
+                    W.HBox([c['sentences'], c['k']]), c['go'], c['status'], c['results'],
+                    W.HBox([c['save'], c['save_to']]), c['link']])
     panel.add_class('evidence-panel')
-    panel.search, panel.save, panel.state = on_search, on_save, state      # for scripts and tests
-    panel.controls = dict(profile=prof_w, novel=novel_w, claim=claim_w, ranker=ranker_w, sentences=len_w, k=k_w,
-                          save_to=save_to,
-                          status=status, results=out, link=link)
+    panel.search, panel.save, panel.state = search, save, state      # for scripts and tests
+    panel.controls = {k: v for k, v in c.items() if k not in ('go', 'save')}
     return panel
 
 # %% ../nbs/14_evidence_search.ipynb #82dde1d5

@@ -7,18 +7,19 @@ from __future__ import annotations
 import hashlib, importlib.util, random, time
 from collections import defaultdict
 from pathlib import Path
+from typing import Callable
 import numpy as np
 import pandas as pd
-from ..config import (SEED, Profile, atomic_path, autocast, check_precision, get_profile, inference_precision,
-                             keyed_rng,
-                             paths, set_seed, write_csv)
+from ..config import (SEED, GandalfBaselinesSettings, Profile, atomic_path, autocast, check_precision,
+                             get_profile, inference_precision, keyed_rng, paths, set_seed, write_csv)
 from .data import GandalfData, load_gandalf, gandalf_corpus, book_paragraphs, replace_names, group_of
 
 # %% auto #0
 __all__ = ['COLUMNS', 'SMOLLM2_GGUF', 'column_of', 'pairs', 'Baseline', 'evaluate', 'accuracy_table', 'RandomBaseline',
-           'TfidfBaseline', 'smollm2_folder', 'load_causal_lm', 'continuation_logprobs', 'score_questions',
-           'question_logprobs', 'read_book', 'QueryOnlyLM', 'BookMemoryLM', 'sample_questions', 'pick_books',
-           'plot_accuracy_by_level', 'run_gandalf_baselines']
+           'TfidfBaseline', 'smollm2_folder', 'load_causal_lm', 'continuation_logprobs', 'shared_prompts',
+           'length_chunks', 'prompt_cache', 'option_rows', 'row_logprobs', 'score_questions', 'question_logprobs',
+           'read_book', 'QueryOnlyLM', 'BookMemoryLM', 'sample_questions', 'pick_books', 'plot_accuracy_by_level',
+           'book_reader', 'lm_baselines', 'baseline_notes', 'gandalf_tables', 'run_gandalf_baselines']
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #bc72c75e
 COLUMNS = ['Name2Desc', 'Desc2Name', 'Name2Desc-Rep', 'Desc2Name-Rep']
@@ -223,7 +224,82 @@ def _layers(cache)->list:
     "[(keys, values)] per layer of a past-key-values object of any transformers version."
     return [(l.keys, l.values) for l in cache.layers] if hasattr(cache, 'layers') else [tuple(l[:2]) for l in cache]
 
-# %% ../../nbs/11_gandalf_baselines.ipynb #9a103915
+# %% ../../nbs/11_gandalf_baselines.ipynb #c8fc731f
+def shared_prompts(tok, questions:list[tuple[list[str], list[str]]])->list[tuple[list, list, int]]:
+    """Per question: its options' token ids, the first scored position of each, and the number of first tokens all
+    its options share (up to the position before the earliest scored token): the prompt computed once."""
+    enc = []
+    for p, c in questions:
+        ids, starts = _encode(tok, p, c)
+        # as continuation_logprobs: a first token without a prefix is not scored
+        starts = [max(s, 1) for s in starts]
+        n = 0
+        while n < min(starts) - 1 and all(s[n] == ids[0][n] for s in ids): n += 1
+        enc.append((ids, starts, n))
+    return enc
+
+def length_chunks(enc:list, max_rows:int)->list[list[int]]:
+    """The questions in batches of at most `max_rows` option rows, shortest unshared part first (so that a batch
+    pads little)."""
+    order = sorted(range(len(enc)), key=lambda j: max(map(len, enc[j][0])) - enc[j][2])
+    chunks, cur = [], []
+    for j in order:
+        if cur and (len(cur) + 1) * len(enc[j][0]) > max_rows: chunks.append(cur); cur = []
+        cur.append(j)
+    if cur: chunks.append(cur)
+    return chunks
+
+# %% ../../nbs/11_gandalf_baselines.ipynb #e513ae28
+def _ones(r:int, n:int):
+    import torch
+    return torch.ones((r, n), dtype=torch.long)
+
+def prompt_cache(model, body, tok, enc:list, ch:list[int], memory)->tuple[list|None, int]:
+    """The key/value cache after the shared prompts of the batch `ch` (right-padded, read after the book's
+    `memory`), and the padded prompt length."""
+    import torch
+    past0, pos0 = memory if memory is not None else (None, 0)
+    M = past0[0][0].shape[2] if past0 else 0
+    k, C = len(ch), max(enc[j][2] for j in ch)
+    past = [(a.expand(k, -1, -1, -1), b.expand(k, -1, -1, -1)) for a, b in past0] if past0 else None
+    if C:
+        x = torch.full((k, C), tok.pad_token_id, dtype=torch.long)
+        for r, j in enumerate(ch): x[r, :enc[j][2]] = torch.tensor(enc[j][0][0][:enc[j][2]])
+        kw = (dict(past_key_values=_as_cache(model, past),
+                   attention_mask=torch.cat([_ones(k, M), _ones(k, C)], 1)) if past else {})
+        past = _layers(body(input_ids=x, position_ids=(pos0 + torch.arange(C))[None].expand(k, -1),
+                            use_cache=True, **kw).past_key_values)
+    return past, C
+
+# %% ../../nbs/11_gandalf_baselines.ipynb #b48d0c9f
+def option_rows(tok, enc:list, ch:list[int], M:int, C:int, pos0:int):
+    """The batch's options as rows after their prompts: (question row, question, option) per row, the padded ids,
+    the attention mask over memory, prompt and option, and the positions."""
+    import torch
+    rows = [(r, j, i) for r, j in enumerate(ch) for i in range(len(enc[j][0]))]
+    R, L = len(rows), max(len(enc[j][0][i]) - enc[j][2] for _, j, i in rows)
+    x = torch.full((R, L), tok.pad_token_id, dtype=torch.long)
+    mask = torch.zeros((R, M + C + L), dtype=torch.long); mask[:, :M] = 1
+    posn = torch.zeros((R, L), dtype=torch.long)
+    for t, (r, j, i) in enumerate(rows):
+        s, n = enc[j][0][i], enc[j][2]
+        x[t, :len(s) - n] = torch.tensor(s[n:]); mask[t, M:M + n] = 1; mask[t, M + C:M + C + len(s) - n] = 1
+        posn[t] = pos0 + n + torch.arange(L)
+    return rows, x, mask, posn
+
+def row_logprobs(head, h, enc:list, rows:list)->np.ndarray:
+    "Each row's summed log-probability of its scored tokens, from the body's last hidden states `h`."
+    import torch
+    sel_r, sel_c, tgt = [], [], []
+    for t, (r, j, i) in enumerate(rows):
+        s, st, n = enc[j][0][i], enc[j][1][i], enc[j][2]
+        sel_r += [t] * (len(s) - st); sel_c += range(st - 1 - n, len(s) - 1 - n); tgt += s[st:]
+    logp = torch.log_softmax(head(h[torch.tensor(sel_r, dtype=torch.long),
+                                    torch.tensor(sel_c, dtype=torch.long)]).float(), -1)
+    logp = logp.gather(1, torch.tensor(tgt, dtype=torch.long)[:, None])[:, 0].double().numpy()
+    return np.bincount(np.array(sel_r, dtype=int), weights=logp, minlength=len(rows))
+
+# %% ../../nbs/11_gandalf_baselines.ipynb #4ee9a87b
 # per question: (prefixes, continuations) of its options
 def score_questions(model, tok, questions:list[tuple[list[str], list[str]]],
                     memory=None, # (past key/values, next position) of a book
@@ -237,63 +313,22 @@ def score_questions(model, tok, questions:list[tuple[list[str], list[str]]],
     split = _body_head(model)
     if split is None: return [continuation_logprobs(model, tok, p, c, memory) for p, c in questions]
     body, head = split
-    enc = []
-    for p, c in questions:
-        ids, starts = _encode(tok, p, c)
-        # as continuation_logprobs: a first token without a prefix is not scored
-        starts = [max(s, 1) for s in starts]
-        # the shared first tokens, up to the position before the earliest scored token
-        n = 0
-        while n < min(starts) - 1 and all(s[n] == ids[0][n] for s in ids): n += 1
-        enc.append((ids, starts, n))
+    enc = shared_prompts(tok, questions)
     past0, pos0 = memory if memory is not None else (None, 0)
     M = past0[0][0].shape[2] if past0 else 0
     out = [None] * len(questions)
-    order = sorted(range(len(questions)), key=lambda j: max(map(len, enc[j][0])) - enc[j][2])
-    chunks, cur = [], []
-    for j in order:
-        if cur and (len(cur) + 1) * len(enc[j][0]) > max_rows: chunks.append(cur); cur = []
-        cur.append(j)
-    if cur: chunks.append(cur)
-    ones = lambda r, n: torch.ones((r, n), dtype=torch.long)
     with torch.inference_mode():
-        for ch in chunks:
-            k, C = len(ch), max(enc[j][2] for j in ch)
-            past = [(a.expand(k, -1, -1, -1), b.expand(k, -1, -1, -1)) for a, b in past0] if past0 else None
-            # the shared prompts of the chunk's questions, once each (right-padded)
-            if C:
-                x = torch.full((k, C), tok.pad_token_id, dtype=torch.long)
-                for r, j in enumerate(ch): x[r, :enc[j][2]] = torch.tensor(enc[j][0][0][:enc[j][2]])
-                kw = (dict(past_key_values=_as_cache(model, past),
-                           attention_mask=torch.cat([ones(k, M), ones(k, C)], 1)) if past else {})
-                past = _layers(body(input_ids=x, position_ids=(pos0 + torch.arange(C))[None].expand(k, -1),
-                                    use_cache=True, **kw).past_key_values)
-            rows = [(r, j, i) for r, j in enumerate(ch) for i in range(len(enc[j][0]))]
-            R, L = len(rows), max(len(enc[j][0][i]) - enc[j][2] for _, j, i in rows)
-            x = torch.full((R, L), tok.pad_token_id, dtype=torch.long)
-            mask = torch.zeros((R, M + C + L), dtype=torch.long); mask[:, :M] = 1
-            posn = torch.zeros((R, L), dtype=torch.long)
-            for t, (r, j, i) in enumerate(rows):
-                s, n = enc[j][0][i], enc[j][2]
-                x[t, :len(s) - n] = torch.tensor(s[n:]); mask[t, M:M + n] = 1; mask[t, M + C:M + C + len(s) - n] = 1
-                posn[t] = pos0 + n + torch.arange(L)
+        for ch in length_chunks(enc, max_rows):
+            past, C = prompt_cache(model, body, tok, enc, ch, memory)
+            rows, x, mask, posn = option_rows(tok, enc, ch, M, C, pos0)
             kw = {}
             if past:                                              # every option reads its question's cached prompt
                 q_of = torch.tensor([r for r, _, _ in rows])
-                kw = dict(past_key_values=_as_cache(model,
-                                                    [(a.index_select(0, q_of), b.index_select(0, q_of))
-                                                     for a, b in past]))
+                kw = dict(past_key_values=_as_cache(model, [(a.index_select(0, q_of), b.index_select(0, q_of))
+                                                            for a, b in past]))
             else: mask = mask[:, M + C:]
             h = body(input_ids=x, attention_mask=mask, position_ids=posn, use_cache=bool(past), **kw).last_hidden_state
-            sel_r, sel_c, tgt = [], [], []
-            for t, (r, j, i) in enumerate(rows):
-                s, st, n = enc[j][0][i], enc[j][1][i], enc[j][2]
-                sel_r += [t] * (len(s) - st); sel_c += range(st - 1 - n, len(s) - 1 - n); tgt += s[st:]
-            logp = torch.log_softmax(head(h[torch.tensor(sel_r, dtype=torch.long),
-                                            torch.tensor(sel_c, dtype=torch.long)]).float(), -1)
-            logp = logp.gather(1, torch.tensor(tgt, dtype=torch.long)[:, None])[:, 0].double().numpy()
-            sums = np.bincount(np.array(sel_r, dtype=int), weights=logp, minlength=R)
-            t = 0
+            sums, t = row_logprobs(head, h, enc, rows), 0
             for j in ch: m = len(enc[j][0]); out[j] = sums[t:t + m]; t += m
     return out
 
@@ -430,32 +465,23 @@ def plot_accuracy_by_level(t4:pd.DataFrame, # Table 4: accuracy per model and le
     plt.close(fig)
     return Path(path)
 
-# %% ../../nbs/11_gandalf_baselines.ipynb #b66f0fe3
-def run_gandalf_baselines(profile:str|Profile, progress:bool=True)->dict:
-    """Run random, TF-IDF and the two LM baselines on the questions of 10_gandalf_data; write Tables 3-4, every
-    answer and the figure."""
-    import torch
-    prof = get_profile(profile); P = paths(prof).ensure(); s = prof.gandalf_baselines
-    set_seed(prof.seed); torch.set_num_threads(prof.n_threads)
-    precision = prof.precision; check_precision(precision)
-    xl_model = s.xl_model or s.lm_model
-    data = load_gandalf(prof)
-    corpus, tags = gandalf_corpus(prof)
+# %% ../../nbs/11_gandalf_baselines.ipynb #d41198aa
+def book_reader(corpus, prof:Profile, data:GandalfData)->Callable[[str, bool], list[str]]:
+    "`book_text(book, rep)`: the book's paragraphs (name-replaced for -Rep), kept in memory for the stage."
     pars = {}
     def book_text(book, rep):
-        "The book's paragraphs (name-replaced for -Rep), kept in memory for the stage."
         if (book, rep) not in pars:
             plain = pars.get((book, False)) or book_paragraphs(corpus, prof, book)
             pars[(book, False)] = plain
             if rep: pars[(book, True)] = [replace_names(p, data.tables[book]) for p in plain]
         return pars[(book, rep)]
-    qs, timings = data.questions, {}
-    t = time.time()
-    res_random = evaluate(RandomBaseline(seed=prof.seed), qs, progress=progress)
-    timings['random'] = time.time() - t
-    t = time.time()
-    res_tfidf = evaluate(TfidfBaseline(), qs, book_text, progress=progress)
-    timings['tfidf'] = time.time() - t
+    return book_text
+
+def lm_baselines(prof:Profile, data:GandalfData, book_text, timings:dict, progress:bool=True)->dict:
+    """The two LM rows on their seeded samples of questions: the query-only LM, and the LM that reads the book
+    first (Transformer-XL's memory, `xl_*` settings); their answers, samples and costs."""
+    P, s, qs, precision = paths(prof), prof.gandalf_baselines, data.questions, prof.precision
+    xl_model = s.xl_model or s.lm_model
     lm, tok = load_causal_lm(s.lm_model, P.cache, prof.seed)
     t = time.time(); lm_qs = sample_questions(qs, s.lm_questions, seed=prof.seed)
     res_lm = evaluate(QueryOnlyLM(lm, tok, s.lm_model, precision), lm_qs, progress=progress)
@@ -467,25 +493,56 @@ def run_gandalf_baselines(profile:str|Profile, progress:bool=True)->dict:
                       precision)
     t = time.time(); xl_qs = sample_questions(qs, s.lm_questions, xl_book_list, prof.seed)
     res_xl = evaluate(xl, xl_qs, book_text, progress=progress); timings['lm_book_memory'] = time.time() - t
-    results = pd.concat([res_random, res_tfidf, res_lm, res_xl], ignore_index=True)
-    notes = {'random': 'all questions', 'tfidf': 'all questions',
-             'lm_query_only': f"{s.lm_questions or 'all'} questions per column (seeded sample); {precision}",
-             'lm_book_memory': (f"{len(xl_book_list)} books ({', '.join(xl_book_list)}); first "
-                                f"{s.xl_max_tokens or 'all'} tokens of each read in "
-                                f"{s.xl_segment}-token segments with a {s.xl_memory}-token memory; "
-                                f"{s.lm_questions or 'all'} questions per column; {precision}")}
+    return dict(lm_query_only=res_lm, lm_book_memory=res_xl, lm_questions=lm_qs, xl_questions=xl_qs,
+                xl_books=xl_book_list, lm_tokens=lm_tokens, xl=xl)
+
+# %% ../../nbs/11_gandalf_baselines.ipynb #3d01c79d
+def baseline_notes(s:GandalfBaselinesSettings, precision:str, xl_books:list[str])->dict:
+    "Table 3's `bound` column: on what each row was measured."
+    return {'random': 'all questions', 'tfidf': 'all questions',
+            'lm_query_only': f"{s.lm_questions or 'all'} questions per column (seeded sample); {precision}",
+            'lm_book_memory': (f"{len(xl_books)} books ({', '.join(xl_books)}); first "
+                               f"{s.xl_max_tokens or 'all'} tokens of each read in "
+                               f"{s.xl_segment}-token segments with a {s.xl_memory}-token memory; "
+                               f"{s.lm_questions or 'all'} questions per column; {precision}")}
+
+def gandalf_tables(results:pd.DataFrame, notes:dict)->tuple[pd.DataFrame, pd.DataFrame]:
+    "Table 3 (accuracy per model and variant, overall and per group) and Table 4 (per level)."
     t3 = pd.concat([accuracy_table(results).assign(group='all'),
                     accuracy_table(results, ['model', 'model_id', 'group'])], ignore_index=True)
     t3['bound'] = t3.model.map(notes)
     t3 = t3[['model', 'model_id', 'group'] + [c for c in t3.columns if c not in ('model', 'model_id', 'group')]]
-    t4 = accuracy_table(results, ['model', 'model_id', 'level']).sort_values(['model', 'level'])
+    return t3, accuracy_table(results, ['model', 'model_id', 'level']).sort_values(['model', 'level'])
+
+# %% ../../nbs/11_gandalf_baselines.ipynb #95f57d1b
+def run_gandalf_baselines(profile:str|Profile, progress:bool=True)->dict:
+    """Run random, TF-IDF and the two LM baselines on the questions of 10_gandalf_data; write Tables 3-4, every
+    answer and the figure."""
+    import torch
+    prof = get_profile(profile); P = paths(prof).ensure(); s = prof.gandalf_baselines
+    set_seed(prof.seed); torch.set_num_threads(prof.n_threads)
+    check_precision(prof.precision)
+    data = load_gandalf(prof)
+    corpus, tags = gandalf_corpus(prof)
+    book_text = book_reader(corpus, prof, data)
+    qs, timings = data.questions, {}
+    t = time.time()
+    res_random = evaluate(RandomBaseline(seed=prof.seed), qs, progress=progress)
+    timings['random'] = time.time() - t
+    t = time.time()
+    res_tfidf = evaluate(TfidfBaseline(), qs, book_text, progress=progress)
+    timings['tfidf'] = time.time() - t
+    lm = lm_baselines(prof, data, book_text, timings, progress)
+    runs = {'random': res_random, 'tfidf': res_tfidf, 'lm_query_only': lm['lm_query_only'],
+            'lm_book_memory': lm['lm_book_memory']}
+    results = pd.concat(list(runs.values()), ignore_index=True)
+    t3, t4 = gandalf_tables(results, baseline_notes(s, prof.precision, lm['xl_books']))
     write_csv(t3, P.results/'gandalf_table3.csv'); write_csv(t4, P.results/'gandalf_table4_levels.csv')
     write_csv(results, P.processed/'gandalf'/'baseline_answers.csv')
     fig = plot_accuracy_by_level(t4, P.figures/'gandalf_accuracy_by_level.png',
                                  f'GANDALF-PD accuracy by level ({prof.name}; LM rows on samples, see '
                                  f'gandalf_table3.csv)')
-    return dict(table3=t3, table4=t4, answers=results, questions=qs, lm_questions=lm_qs, xl_questions=xl_qs,
-                xl_books=xl_book_list,
-                runs={'random': res_random, 'tfidf': res_tfidf, 'lm_query_only': res_lm, 'lm_book_memory': res_xl},
-                lm_tokens=lm_tokens, xl_tokens_read=xl.tokens_read, xl_seconds=xl.seconds, timings=timings,
-                precision=precision, figure=fig)
+    return dict(table3=t3, table4=t4, answers=results, questions=qs, lm_questions=lm['lm_questions'],
+                xl_questions=lm['xl_questions'], xl_books=lm['xl_books'], runs=runs, lm_tokens=lm['lm_tokens'],
+                xl_tokens_read=lm['xl'].tokens_read, xl_seconds=lm['xl'].seconds, timings=timings,
+                precision=prof.precision, figure=fig)

@@ -14,13 +14,14 @@ from ..fixtures import gandalf_fixtures
 from ..corpus import Corpus, has_role, decode_text, strip_gutenberg, load_text, MissingText
 
 # %% auto #0
-__all__ = ['BOOK_TAGS', 'ZOLA_TITLES', 'TITLES', 'PARTICLES', 'PARSERS', 'DESCRIBED_AS', 'fold', 'title_key', 'source_of',
-           'name_words', 'Names', 'name_terms', 'Entry', 'paragraphs_of', 'parse_zola', 'parse_balzac', 'parse_brewer',
-           'reference_entries', 'book_paragraphs', 'book_characters', 'word_counts', 'is_ambiguous', 'keep_characters',
-           'description_sentences', 'term_regex', 'find_mentions', 'base_descriptions', 'derived_description',
-           'build_book', 'make_questions', 'replacement_tables', 'replace_names', 'rep_question', 'GandalfData',
-           'group_of', 'build_gandalf', 'gandalf_corpus', 'gandalf_dir', 'save_gandalf', 'load_gandalf',
-           'table1_levels', 'table2_books', 'replacements_table', 'run_gandalf_data']
+__all__ = ['ZOLA_TAGS', 'BALZAC_TAGS', 'BREWER_TAGS', 'BOOK_TAGS', 'ZOLA_TITLES', 'TITLES', 'PARTICLES', 'PARSERS',
+           'DESCRIBED_AS', 'fold', 'title_key', 'source_of', 'name_words', 'Names', 'name_terms', 'Entry',
+           'paragraphs_of', 'parse_zola', 'parse_balzac', 'parse_brewer', 'reference_entries', 'book_paragraphs',
+           'book_characters', 'word_counts', 'is_ambiguous', 'keep_characters', 'description_sentences', 'term_regex',
+           'find_mentions', 'base_descriptions', 'derived_description', 'build_book', 'make_questions',
+           'replacement_tables', 'replace_names', 'rep_question', 'GandalfData', 'group_of', 'build_gandalf',
+           'gandalf_corpus', 'gandalf_dir', 'save_gandalf', 'load_gandalf', 'table1_levels', 'table2_books',
+           'replacements_table', 'run_gandalf_data']
 
 # %% ../../nbs/10_gandalf_data.ipynb #befffd60
 _PUNCT = str.maketrans({'’': "'", '‘': "'", '“': '"', '”': '"', '—': '--', '–': '-', '\u00a0': ' ',
@@ -38,7 +39,8 @@ def title_key(title:str)->str:
     return re.sub(r'^(?:the|a|an|le|la|les|l) ', '', t).replace(' ', '')
 
 # %% ../../nbs/10_gandalf_data.ipynb #a2bceae6
-BOOK_TAGS = {
+# the novels each reference describes, by slug: the titles it names them by
+ZOLA_TAGS = {
     'zola-fortune-of-the-rougons': ['La Fortune des Rougon'], 'zola-rush-for-the-spoil': ['La Curee'],
     'zola-fat-and-the-thin': ['Le Ventre de Paris'], 'zola-conquest-of-plassans': ['La Conquete de Plassans'],
     'zola-abbe-mourets-transgression': ["La Faute de l'Abbe Mouret"], 'zola-lassommoir': ["L'Assommoir"],
@@ -46,6 +48,10 @@ BOOK_TAGS = {
     'zola-the-ladies-paradise': ['Au Bonheur des Dames'], 'zola-the-joy-of-life': ['La Joie de Vivre'],
     'zola-germinal': ['Germinal'], 'zola-his-masterpiece': ["L'Oeuvre"], 'zola-the-soil': ['La Terre'],
     'zola-the-dream': ['Le Reve'], 'zola-the-downfall': ['La Debacle'], 'zola-doctor-pascal': ['Le Docteur Pascal'],
+}
+
+# %% ../../nbs/10_gandalf_data.ipynb #a4b1b54c
+BALZAC_TAGS = {
     'balzac-scenes-from-a-courtesans-life': ["Scenes from a Courtesan's Life"],
     'balzac-the-lesser-bourgeoisie': ['The Middle Classes'], 'balzac-cousin-betty': ['Cousin Betty'],
     'balzac-the-deputy-of-arcis': ['The Member for Arcis'],
@@ -63,6 +69,10 @@ BOOK_TAGS = {
     'balzac-the-muse-of-the-department': ['The Muse of the Department'], 'balzac-a-start-in-life': ['A Start in Life'],
     'balzac-the-jealousies-of-a-country-town': ['Jealousies of a Country Town'],
     'balzac-the-thirteen': ['The Thirteen'],
+}
+
+# %% ../../nbs/10_gandalf_data.ipynb #e004ec73
+BREWER_TAGS = {   # Brewer's Scott and Dickens entries
     'scott-waverley': ['Waverley'], 'scott-guy-mannering': ['Guy Mannering'], 'scott-the-antiquary': ['The Antiquary'],
     'scott-old-mortality': ['Old Mortality'], 'scott-rob-roy': ['Rob Roy'],
     'scott-the-heart-of-mid-lothian': ['Heart of Midlothian', 'Heart of Mid-Lothian'], 'scott-ivanhoe': ['Ivanhoe'],
@@ -80,6 +90,7 @@ BOOK_TAGS = {
     'little_dorrit': ['Little Dorrit'], 'tale_of_two_cities': ['A Tale of Two Cities'],
     'great_expectations': ['Great Expectations'],
 }
+BOOK_TAGS = {**ZOLA_TAGS, **BALZAC_TAGS, **BREWER_TAGS}
 
 # %% ../../nbs/10_gandalf_data.ipynb #c3e635e0
 ZOLA_TITLES = [t for s, ts in BOOK_TAGS.items() if s.startswith('zola-') for t in ts] + [
@@ -405,7 +416,6 @@ def build_book(slug:str, chars:list[dict], paragraphs:list[str], ref_terms:set, 
                            if not is_ambiguous(t, counts, zipf)} | {t for c in kept for t in c['first'] + c['last']})
     bases = {}
     for i, c in enumerate(kept):
-        others = term_regex(c['first'] + c['last'])
         bases[i] = base_descriptions(c, kept, names_rx, max_words)
     descs = []
     for i, c in enumerate(kept):
@@ -582,7 +592,7 @@ def replacements_table(data:GandalfData)->pd.DataFrame:
 def run_gandalf_data(profile:str|Profile)->dict:
     """Build GANDALF-PD for `profile`; write the dataset (processed/gandalf/), Tables 1-2 and the replacement table
     (results/)."""
-    prof = get_profile(profile); P = paths(prof).ensure(); s = prof.gandalf_data
+    prof = get_profile(profile); P = paths(prof).ensure()
     corpus, tags = gandalf_corpus(prof)
     data = build_gandalf(corpus, prof, tags)
     save_gandalf(data, prof)

@@ -22,7 +22,8 @@ __all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'shared_runs', 
            'window_key', 'all_windows', 'precision_sample', 'RawText', 'locate', 'critic_extent', 'critic_excerpt',
            'novel_neighbours', 'window_markdown', 'wilson', 'current_labels', 'read_strict_labels', 'precision_table',
            'reader_agreement', 'labels_from_markdown', 'with_sources', 'strict_labels', 'sample_markdown', 'Sample',
-           'precision_samples', 'strict_verdicts', 'read_verdicts', 'run_checks']
+           'precision_samples', 'strict_verdicts', 'read_verdicts', 'recall_scan', 'draw_samples', 'sample_sheets',
+           'sample_agreement', 'run_checks']
 
 # %% ../../nbs/06_dataset_checks.ipynb #28279f29
 def shared_runs(critics:dict[str, list[str]], # critic -> its words
@@ -410,63 +411,81 @@ def read_verdicts(profile:str|Profile)->pd.DataFrame|None:
     f = paths(profile).results/'strict_verdicts.csv'
     return pd.read_csv(f, dtype=str, keep_default_na=False) if f.exists() else None
 
-# %% ../../nbs/06_dataset_checks.ipynb #18346599
-def run_checks(profile:str|Profile)->dict:
-    """The recall scan and the strict precision samples (and their precision, where current labels cover them);
-    writes their tables."""
-    prof, P = get_profile(profile), paths(profile)
-    s = prof.dataset_checks
-    seg = segmentation_table(prof)
-    critic_slugs, novel_slugs = seg.slug[seg.kind == 'criticism'].tolist(), seg.slug[seg.kind == 'novel'].tolist()
-    novel_sents = {n: load_sentences(prof, n)['sentences'] for n in novel_slugs}
+# %% ../../nbs/06_dataset_checks.ipynb #fefca3c9
+def recall_scan(prof:Profile, critic_slugs:list[str], novel_sents:dict)->tuple[pd.DataFrame, pd.DataFrame, float]:
+    """The exact scan for recall: every run of `min_run` or more words a critic shares with a novel, and what the
+    pipeline made of it; writes `alignment_recall.csv`; returns (each run's outcome, the outcome counts, the share
+    of runs accounted for)."""
+    P, s = paths(prof), prof.dataset_checks
     runs = shared_runs({c: words(' '.join(criticism_paragraphs(prof, c))) for c in critic_slugs},
-                       {n: [w for x in novel_sents[n] for w in words(x)] for n in novel_slugs}, s.min_run,
+                       {n: [w for x in novel_sents[n] for w in words(x)] for n in novel_sents}, s.min_run,
                        prof.n_workers)
-    blocks = pd.read_csv(P.processed/'blocks.csv')
-    acc = account_for_runs(runs, blocks, novel_sents)
+    acc = account_for_runs(runs, pd.read_csv(P.processed/'blocks.csv'), novel_sents)
     recall = acc.outcome.value_counts().rename_axis('outcome').reset_index(name='runs')
     recall['share'] = (recall.runs / max(len(acc), 1)).round(4)
     write_csv(recall, P.results/'alignment_recall.csv')
-    accounted = 1 - (acc.outcome == 'missed').mean() if len(acc) else 1.0
-    windows = all_windows(P.processed/'relic'); keys = {w['id']: w['key'] for w in windows}
+    return acc, recall, (1 - (acc.outcome == 'missed').mean() if len(acc) else 1.0)
+
+def draw_samples(prof:Profile, windows:list[dict], novel_sents:dict)->tuple[dict, dict]:
+    """The strict samples, drawn in order, each leaving out the windows of those before it: their (size, seed)
+    and their windows with the critic's and the novel's text beside them."""
+    s = prof.dataset_checks
     draws = {x.name: (x.size, x.seed) for x in precision_samples(s)}
-    names = list(draws)
     drawn, read_before = {}, set()
-    # each sample leaves out the windows of the ones before it
-    for name in names:
+    for name in draws:
         drawn[name] = precision_sample(windows, *draws[name], exclude=read_before)
         read_before |= {w['id'] for w in drawn[name]}
     read = {w['id']: w for w in with_sources(prof, list({w['id']: w for d in drawn.values() for w in d}.values()),
                                              s.excerpt_chars, s.novel_neighbours, novel_sents)}
-    samples, labelled, stale, notes = {}, {}, {}, {}
-    for name in names:
-        samples[name] = [read[w['id']] for w in drawn[name]]
+    return draws, {name: [read[w['id']] for w in d] for name, d in drawn.items()}
+
+# %% ../../nbs/06_dataset_checks.ipynb #f08b7133
+def sample_sheets(prof:Profile, draws:dict, samples:dict, keys:dict)->tuple[dict, dict, dict]:
+    """Writes each sample's reading sheet (`precision_sample_<name>.md`) and reads its labels; returns the current
+    labels of each labelled sample, the ids of stale labels, and the readers' notes."""
+    P = paths(prof); labelled, stale, notes = {}, {}, {}
+    for name in draws:
         lab, stale[name], notes[name] = read_strict_labels(samples[name], keys, strict_labels(prof, name))
         if lab is not None: labelled[name] = lab
         with atomic_path(P.results/f'precision_sample_{name}.md') as tmp:
             Path(tmp).write_text(sample_markdown(name, draws[name][1], samples[name],
                                                  strict_labels(prof, name).relative_to(P.data.parent),
                                                  notes[name]), encoding='utf-8')
-    # labels of an older sample would not describe this dataset:
+    return labelled, stale, notes
+
+def _write_or_remove(df:pd.DataFrame|None, path:Path):
+    "Writes `df`, or removes the file where there is nothing to write (an older run's file would mislead)."
+    if df is None: path.unlink(missing_ok=True)
+    else: write_csv(df, path)
+
+def sample_agreement(prof:Profile, names:list, samples:dict, keys:dict)->list[pd.DataFrame]:
+    "The readers' agreement on each sample read twice (`<name>_second`)."
+    return [reader_agreement(current_labels(strict_labels(prof, n), keys)[0], current_labels(f, keys)[0],
+                             [w['id'] for w in samples[n]]).assign(sample=n)
+            for n in names if (f := strict_labels(prof, f'{n}_second')).exists() and strict_labels(prof, n).exists()]
+
+# %% ../../nbs/06_dataset_checks.ipynb #8f35560a
+def run_checks(profile:str|Profile)->dict:
+    """The recall scan and the strict precision samples (and their precision, where current labels cover them);
+    writes their tables."""
+    prof, P = get_profile(profile), paths(profile)
+    seg = segmentation_table(prof)
+    novel_sents = {n: load_sentences(prof, n)['sentences'] for n in seg.slug[seg.kind == 'novel']}
+    acc, recall, accounted = recall_scan(prof, seg.slug[seg.kind == 'criticism'].tolist(), novel_sents)
+    windows = all_windows(P.processed/'relic'); keys = {w['id']: w['key'] for w in windows}
+    draws, samples = draw_samples(prof, windows, novel_sents)
+    labelled, stale, notes = sample_sheets(prof, draws, samples, keys)
+    # labels of an older sample would not describe this dataset: without current ones, no table
     table = precision_table(labelled) if labelled else None
-    if table is not None: write_csv(table, P.results/'strict_precision.csv')           # without current ones, no table
-    else: (P.results/'strict_precision.csv').unlink(missing_ok=True)
-    agree = [reader_agreement(current_labels(strict_labels(prof, n), keys)[0], current_labels(f, keys)[0],
-                              [w['id'] for w in samples[n]]).assign(sample=n)
-             # samples read twice
-             for n in names if (f := strict_labels(prof, f'{n}_second')).exists() and strict_labels(prof, n).exists()]
-    if agree:
-        write_csv(pd.concat(agree)[['sample', 'measure', 'value', 'lo95', 'hi95']], P.results/'strict_agreement.csv')
-    else: (P.results/'strict_agreement.csv').unlink(missing_ok=True)
-    if 'fresh' in labelled:
-        write_csv(labelled['fresh'].rename(columns={'label': 'verdict'})[['id', 'verdict', 'note']],
-                  P.results/'alignment_precision.csv')
-    else: (P.results/'alignment_precision.csv').unlink(missing_ok=True)
-    # every window read as it is, whichever sample
-    verdicts = strict_verdicts(windows, {n: strict_labels(prof, n) for n in names})
-    # (12 and 13 read it)
-    if len(verdicts): write_csv(verdicts.sort_values('id', ignore_index=True), P.results/'strict_verdicts.csv')
-    else: (P.results/'strict_verdicts.csv').unlink(missing_ok=True)
+    _write_or_remove(table, P.results/'strict_precision.csv')
+    agree = sample_agreement(prof, list(draws), samples, keys)
+    _write_or_remove(pd.concat(agree)[['sample', 'measure', 'value', 'lo95', 'hi95']] if agree else None,
+                     P.results/'strict_agreement.csv')
+    _write_or_remove(labelled['fresh'].rename(columns={'label': 'verdict'})[['id', 'verdict', 'note']]
+                     if 'fresh' in labelled else None, P.results/'alignment_precision.csv')
+    # every window read as it is, whichever sample (12 and 13 read it)
+    verdicts = strict_verdicts(windows, {n: strict_labels(prof, n) for n in draws})
+    _write_or_remove(verdicts.sort_values('id', ignore_index=True) if len(verdicts) else None,
+                     P.results/'strict_verdicts.csv')
     return dict(runs=acc, recall=recall, accounted=accounted, samples=samples, labels=labelled, stale=stale,
-                notes=notes, precision=table,
-                agreement=pd.concat(agree) if agree else None)
+                notes=notes, precision=table, agreement=pd.concat(agree) if agree else None)

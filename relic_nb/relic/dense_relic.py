@@ -6,6 +6,7 @@
 from __future__ import annotations
 import hashlib, json, math, os, shutil, sys, time
 from dataclasses import dataclass, asdict, fields
+from fastcore.basics import patch
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -21,12 +22,14 @@ from .segment import load_sentences
 from ..runner import parse_overrides
 
 # %% auto #0
-__all__ = ['EVIDENCE_PROMPTS', 'DenseConfig', 'dense_config', 'pool', 'overlap_mask', 'contrastive_loss', 'DualEncoder',
-           'pairs_table', 'curve_subset', 'subset_split', 'BookBatchSampler', 'encode_texts', 'QuoteVectors',
-           'val_pool', 'pool_recall', 'TrainingInterrupted', 'data_key', 'share_label', 'run_dir', 'save_model',
-           'train_dense', 'DenseRelicRetriever', 'latest_model', 'plot_training', 'head_to_head', 'disagreements',
-           'per_quote_ranks', 'compare_with_bm25', 'find_evidence', 'evidence_prompts', 'evidence_table', 'run_params',
-           'dense_relic_builder', 'check_parts', 'curve_rank_path', 'read_curve', 'curve_points', 'run_dense', 'main']
+__all__ = ['EVIDENCE_PROMPTS', 'CURVE_COLUMNS', 'DenseConfig', 'dense_config', 'pool', 'overlap_mask', 'contrastive_loss',
+           'DualEncoder', 'pairs_table', 'curve_subset', 'subset_split', 'BookBatchSampler', 'encode_texts',
+           'QuoteVectors', 'val_pool', 'pool_recall', 'TrainingInterrupted', 'data_key', 'share_label', 'run_dir',
+           'save_model', 'training_pairs', 'negative_banks', 'training_loader', 'optimizer', 'accelerator', 'Training',
+           'new_state', 'train_dense', 'DenseRelicRetriever', 'latest_model', 'plot_training', 'head_to_head',
+           'disagreements', 'per_quote_ranks', 'compare_with_bm25', 'find_evidence', 'evidence_prompts',
+           'evidence_table', 'run_params', 'dense_relic_builder', 'check_parts', 'curve_rank_path', 'read_curve',
+           'curve_points', 'dense_runs', 'dense_analyses', 'run_dense', 'main']
 
 # %% ../../nbs/08_dense_relic.ipynb #5f1a9019
 @dataclass(frozen=True)
@@ -118,41 +121,44 @@ class DualEncoder(_Module):
         if cfg.train_quote_encoder and quote_encoder is None:
             raise ValueError('train_quote_encoder=True needs a quote encoder')
 
-    @classmethod
-    def from_backbone(cls, cfg:DenseConfig, tiny_config:dict|None=None):
-        "Both encoders initialised from `cfg.model` (or from one random `tiny_config`, for tests)."
-        ctx = _load_backbone(cfg.model, tiny_config)
-        if cfg.freeze_layers:
-            layers = getattr(getattr(ctx, 'encoder', None), 'layer', None)
-            if layers is None or not hasattr(ctx, 'embeddings'):
-                raise ValueError(f'freeze_layers works with BERT/RoBERTa-style encoders (.embeddings, '
-                                 f'.encoder.layer); {type(ctx).__name__} has not got them: set freeze_layers=0.')
-            for m in [ctx.embeddings, *layers[:cfg.freeze_layers]]:
-                for p in m.parameters(): p.requires_grad_(False)
-        quote = None
-        if cfg.train_quote_encoder:
-            import copy
-            quote = copy.deepcopy(ctx)
-        return cls(cfg, ctx, quote)
+# %% ../../nbs/08_dense_relic.ipynb #c31fa9b1
+@patch(cls_method=True)
+def from_backbone(cls:DualEncoder, cfg:DenseConfig, tiny_config:dict|None=None):
+    "Both encoders initialised from `cfg.model` (or from one random `tiny_config`, for tests)."
+    ctx = _load_backbone(cfg.model, tiny_config)
+    if cfg.freeze_layers:
+        layers = getattr(getattr(ctx, 'encoder', None), 'layer', None)
+        if layers is None or not hasattr(ctx, 'embeddings'):
+            raise ValueError(f'freeze_layers works with BERT/RoBERTa-style encoders (.embeddings, '
+                             f'.encoder.layer); {type(ctx).__name__} has not got them: set freeze_layers=0.')
+        for m in [ctx.embeddings, *layers[:cfg.freeze_layers]]:
+            for p in m.parameters(): p.requires_grad_(False)
+    quote = None
+    if cfg.train_quote_encoder:
+        import copy
+        quote = copy.deepcopy(ctx)
+    return cls(cfg, ctx, quote)
 
-    def encode(self, enc:dict, which:str='context'):
-        "Vectors of a tokenised batch with the context or the quote encoder."
-        m = self.context_encoder if which == 'context' else self.quote_encoder
-        out = m(input_ids=enc['input_ids'], attention_mask=enc['attention_mask'])
-        v = pool(out.last_hidden_state, enc['attention_mask'], self.cfg.pooling)
-        return torch.nn.functional.normalize(v.float(), dim=-1) if self.cfg.normalize else v.float()
+@patch
+def encode(self:DualEncoder, enc:dict, which:str='context'):
+    "Vectors of a tokenised batch with the context or the quote encoder."
+    m = self.context_encoder if which == 'context' else self.quote_encoder
+    out = m(input_ids=enc['input_ids'], attention_mask=enc['attention_mask'])
+    v = pool(out.last_hidden_state, enc['attention_mask'], self.cfg.pooling)
+    return torch.nn.functional.normalize(v.float(), dim=-1) if self.cfg.normalize else v.float()
 
-    def forward(self, context:dict, quote:dict|None=None, quote_vectors=None,
-                # extra negatives (m x d) and, per row, the ones to ignore (batch x m; True = ignore)
-                bank=None, bank_mask=None):
-        """In-batch contrastive loss: row i's positive is quote i, the other quotes of the batch (and any `bank`) are
-        negatives."""
-        c = self.encode(context, 'context')
-        q = self.encode(quote, 'quote') if quote_vectors is None else quote_vectors.to(c.dtype)
-        if bank is not None: q = torch.cat([q, bank.to(q.dtype)])
-        if self.cfg.normalize and (quote_vectors is not None or bank is not None):
-            q = torch.nn.functional.normalize(q, dim=-1)
-        return contrastive_loss(c, q, self.cfg.scale, bank_mask)
+@patch
+def forward(self:DualEncoder, context:dict, quote:dict|None=None, quote_vectors=None,
+            # extra negatives (m x d) and, per row, the ones to ignore (batch x m; True = ignore)
+            bank=None, bank_mask=None):
+    """In-batch contrastive loss: row i's positive is quote i, the other quotes of the batch (and any `bank`) are
+    negatives."""
+    c = self.encode(context, 'context')
+    q = self.encode(quote, 'quote') if quote_vectors is None else quote_vectors.to(c.dtype)
+    if bank is not None: q = torch.cat([q, bank.to(q.dtype)])
+    if self.cfg.normalize and (quote_vectors is not None or bank is not None):
+        q = torch.nn.functional.normalize(q, dim=-1)
+    return contrastive_loss(c, q, self.cfg.scale, bank_mask)
 
 # %% ../../nbs/08_dense_relic.ipynb #2461731a
 def pairs_table(data:dict, L:int, R:int, mask:str)->pd.DataFrame:
@@ -336,51 +342,34 @@ def _tokenizer(cfg:DenseConfig):
     from transformers import AutoTokenizer
     return AutoTokenizer.from_pretrained(model_path(cfg.model))
 
-# %% ../../nbs/08_dense_relic.ipynb #a11a5c88
-def train_dense(profile:str|Profile, cfg:DenseConfig,
-                out:Path|None=None,            # run folder (default: `run_dir(profile, cfg, share)`)
-                # train on this share of the training windows (`curve_subset`: a learning-curve point)
-                share:float=1.0,
-                tiny_config:dict|None=None,    # a random backbone of this config instead of cfg.model's weights (tests)
-                # raise TrainingInterrupted after this many optimizer steps (tests a kill)
-                stop_after:int|None=None,
-                device:str|None=None, progress:bool=True)->dict:
-    """Train (or resume, or just reload a finished) dense-RELiC run; returns its history and folder. Under
-    `accelerate launch` every process calls it."""
-    from accelerate import Accelerator, DistributedDataParallelKwargs
-    from accelerate.utils import broadcast_object_list
-    from transformers import get_linear_schedule_with_warmup
-    from tqdm.auto import tqdm
-    prof = get_profile(profile); P = paths(prof).ensure()
-    out = Path(out or run_dir(prof, cfg, share)); out.mkdir(parents=True, exist_ok=True)
-    state_file = out/'last'/'trainer_state.json'
-    state = json.loads(state_file.read_text()) if state_file.exists() else None
-    if state and state.get('finished'): return dict(out=out, history=state['history'], resumed=False, state=state)
-    device = device or pick_device(prof.device)
-    if cfg.mixed_precision == 'bf16' or cfg.frozen_precision == 'bfloat16': check_precision('bfloat16', device)
-    set_seed(cfg.seed)
-    tok = _tokenizer(cfg)
+# %% ../../nbs/08_dense_relic.ipynb #4cf98497
+def training_pairs(prof:Profile, cfg:DenseConfig, tok, share:float=1.0)->tuple[dict, dict]:
+    """The train and val splits (train cut to `share` of its windows) and their (context, quotation) pairs;
+    refuses a train split with fewer than two pairs."""
     data = {s: load_relic(prof, s) for s in ('train', 'val')}
     if share < 1: data['train'] = subset_split(data['train'], curve_subset(data['train'], share, cfg.seed))
     pairs = {s: pairs_table(d, cfg.L, cfg.R, tok.mask_token) for s, d in data.items()}
     if len(pairs['train']) < 2:
         raise ValueError(f"The {prof.name} train split has {len(pairs['train'])} quote(s): dense-RELiC needs pairs "
                          f"to contrast.")
-    quotes = QuoteVectors(cfg, P.cache/'embeddings', device)
-    model = DualEncoder.from_backbone(cfg, tiny_config)
-    if cfg.gradient_checkpointing: model.context_encoder.gradient_checkpointing_enable()
-    if not cfg.train_quote_encoder: Qtrain = torch.from_numpy(quotes.of(data['train'], pairs['train']))
-    banks = {}
-    if cfg.extra_negatives:
-        if cfg.train_quote_encoder:
-            raise ValueError('extra_negatives needs train_quote_encoder=False (the bank is encoded once by the '
-                             'frozen encoder).')
-        for book, p in val_pool(data['train'], pairs['train'], cfg.extra_negatives, cfg.seed + 1).items():
-            banks[book] = (torch.from_numpy(quotes.of(data['train'], p.assign(book=book))), p.start.to_numpy(),
-                           (p.start + p.n).to_numpy())
-    pools = val_pool(data['val'], pairs['val'], cfg.val_pool, cfg.seed)
-    sampler = BookBatchSampler(list(pairs['train'].book), cfg.batch_size, cfg.seed)
-    tr = pairs['train']
+    return data, pairs
+
+def negative_banks(cfg:DenseConfig, data:dict, pairs:dict, quotes:QuoteVectors)->dict:
+    """Per book, the `extra_negatives` passages added to every batch as negatives: their frozen vectors and their
+    first and end sentences ({} when `cfg.extra_negatives` is 0)."""
+    if not cfg.extra_negatives: return {}
+    if cfg.train_quote_encoder:
+        raise ValueError('extra_negatives needs train_quote_encoder=False (the bank is encoded once by the '
+                         'frozen encoder).')
+    return {book: (torch.from_numpy(quotes.of(data['train'], p.assign(book=book))), p.start.to_numpy(),
+                   (p.start + p.n).to_numpy())
+            for book, p in val_pool(data['train'], pairs['train'], cfg.extra_negatives, cfg.seed + 1).items()}
+
+# %% ../../nbs/08_dense_relic.ipynb #45602ecc
+def training_loader(cfg:DenseConfig, tok, tr:pd.DataFrame, Qtrain, banks:dict):
+    """The sampler (batches from one book) and the DataLoader over the training pairs `tr`: tokenized contexts,
+    the quotations tokenized or (frozen encoder) their vectors `Qtrain`, and the book's bank of negatives."""
+    sampler = BookBatchSampler(list(tr.book), cfg.batch_size, cfg.seed)
     def collate(idx):
         b = dict(context=tok(list(tr.context.values[idx]), padding=True, truncation=True,
                              max_length=cfg.max_context_tokens, return_tensors='pt'))
@@ -396,104 +385,183 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
     dl = torch.utils.data.DataLoader(range(len(tr)), batch_sampler=sampler, collate_fn=collate,
                                      # its own generator: iterating draws nothing from torch's global RNG
                                      generator=torch.Generator().manual_seed(cfg.seed))
-    # as one process counts them: with N processes accelerate steps the scheduler N times per step
-    steps_per_epoch = math.ceil(len(sampler) / cfg.grad_accum)
-    params = [p for p in model.parameters() if p.requires_grad]
-    opt = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
-    sched = get_linear_schedule_with_warmup(opt, int(cfg.warmup * steps_per_epoch * cfg.epochs),
-                                            steps_per_epoch * cfg.epochs)
-    from accelerate.state import (AcceleratorState)
-    # accelerate keeps one state per process, and refuses a second Accelerator with another mixed
+    return sampler, dl
+
+# %% ../../nbs/08_dense_relic.ipynb #a33f3d15
+def optimizer(model, cfg:DenseConfig, batches:int):
+    """AdamW over the trainable parameters and its linear warm-up and decay schedule, for `batches` batches an
+    epoch (counted as one process sees them: with N processes accelerate steps the scheduler N times a step)."""
+    from transformers import get_linear_schedule_with_warmup
+    steps_per_epoch = math.ceil(batches / cfg.grad_accum)
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=cfg.lr,
+                            weight_decay=cfg.weight_decay)
+    return opt, get_linear_schedule_with_warmup(opt, int(cfg.warmup * steps_per_epoch * cfg.epochs),
+                                                steps_per_epoch * cfg.epochs)
+
+def accelerator(cfg:DenseConfig, device:str):
+    """A new `accelerate.Accelerator` for this run's precision and accumulation. accelerate keeps one state per
+    process and refuses a second Accelerator of another precision, so the state is reset first: trainings in one
+    process (the tests' float32 and bf16 runs, then the stage's) each start afresh."""
+    from accelerate import Accelerator, DistributedDataParallelKwargs
+    from accelerate.state import AcceleratorState
     AcceleratorState._reset_state()
-                                             # precision: trainings in one process (the tests' float32 and bf16 runs,
-                                             # then the stage's; a
-                                             # notebook session that changes `mixed_precision`) each start from a
-                                             # fresh state
-    acc = Accelerator(cpu=device == 'cpu', mixed_precision=cfg.mixed_precision,
-                      gradient_accumulation_steps=cfg.grad_accum,
-                      # several processes: the backbone's pooler is in no loss
-                      kwargs_handlers=[DistributedDataParallelKwargs(find_unused_parameters=True)])
-    # several processes: each takes every N-th batch (`BookBatchSampler`)
-    model, opt, dl, sched = acc.prepare(model, opt, dl, sched)
-    state = (state or dict(epoch=0, batches_done=0, step=0, best=None, bad_epochs=0, history=[], finished=False,
-                           seconds=0.0, processes=acc.num_processes))
-    resumed = state_file.exists()
-    # the position in the epoch counts each process's batches
-    if resumed and state.get('processes', 1) != acc.num_processes:
-        raise ValueError(f"The run in {out} was interrupted with {state.get('processes', 1)} process(es): resume it "
-                         f"with as many "
-                         f"(`accelerate launch --num_processes {state.get('processes', 1)}`), or delete the folder "
-                         f"to start again with {acc.num_processes}.")
-    if resumed: acc.load_state(str(out/'last'))
-    core = acc.unwrap_model(model)
+    return Accelerator(cpu=device == 'cpu', mixed_precision=cfg.mixed_precision,
+                       gradient_accumulation_steps=cfg.grad_accum,
+                       # several processes: the backbone's pooler is in no loss
+                       kwargs_handlers=[DistributedDataParallelKwargs(find_unused_parameters=True)])
 
-    def checkpoint():
-        """Every process writes its share into one temporary folder (accelerate: the weights, optimizer and scheduler
-        from the main process, each process's random state); the main process renames it over `last/`."""
-        tmp = out/'.last.tmp'
-        if acc.is_main_process and tmp.exists(): shutil.rmtree(tmp)     # left by a kill mid-save
-        acc.wait_for_everyone()
-        acc.save_state(str(tmp), safe_serialization=True)
-        acc.wait_for_everyone()
-        if acc.is_main_process:
-            write_json(tmp/'trainer_state.json', state)
-            # a kill mid-save leaves the previous checkpoint
-            with atomic_path(out/'last') as dest: os.replace(tmp, dest)
-        acc.wait_for_everyone()
+# %% ../../nbs/08_dense_relic.ipynb #ad5ac492
+@dataclass
+class Training:
+    "One dense-RELiC run being trained: what accelerate prepared, the data, and the run's state (a JSON dict)."
+    cfg: DenseConfig; out: Path; acc: object; model: object; opt: object; sched: object; dl: object
+    sampler: BookBatchSampler; tok: object; data: dict; pairs: dict; pools: dict; quotes: QuoteVectors
+    state: dict
+    t0: float = 0.0; seconds0: float = 0.0      # this session's start, and the seconds of earlier sessions
 
-    def validate()->dict:
-        """Val recall in the early-stopping pool, computed by the main process and sent to the others (so that all
-        take the same decisions)."""
-        v = None
-        if acc.is_main_process:
-            C = encode_texts(core, tok, list(pairs['val'].context), 'context', 64, cfg.max_context_tokens)
-            Q = {b: quotes.of(data['val'], p.assign(book=b), core, tok) for b, p in pools.items()}
-            v = pool_recall(C, pairs['val'], pools, Q, cfg.val_k)
-        return broadcast_object_list([v])[0] if acc.num_processes > 1 else v
+    @property
+    def core(self): return self.acc.unwrap_model(self.model)
+    def seconds(self)->float: return self.seconds0 + time.time() - self.t0
 
+def new_state(processes:int)->dict:
+    "The state of a run before its first step."
+    return dict(epoch=0, batches_done=0, step=0, best=None, bad_epochs=0, history=[], finished=False, seconds=0.0,
+                processes=processes)
+
+# %% ../../nbs/08_dense_relic.ipynb #dfa8e729
+@patch
+def checkpoint(self:Training):
+    """Save the run into `last/`: every process writes its share into one temporary folder (accelerate: the
+    weights, optimizer and scheduler from the main process, each process's random state), then the main process
+    renames it over `last/`, so a kill mid-save leaves the previous checkpoint."""
+    acc, tmp = self.acc, self.out/'.last.tmp'
+    if acc.is_main_process and tmp.exists(): shutil.rmtree(tmp)     # left by a kill mid-save
+    acc.wait_for_everyone()
+    acc.save_state(str(tmp), safe_serialization=True)
+    acc.wait_for_everyone()
+    if acc.is_main_process:
+        write_json(tmp/'trainer_state.json', self.state)
+        with atomic_path(self.out/'last') as dest: os.replace(tmp, dest)
+    acc.wait_for_everyone()
+
+@patch
+def validate(self:Training)->dict:
+    """The val recall in the early-stopping pools, computed by the main process and sent to the others (so that
+    all take the same decisions)."""
+    from accelerate.utils import broadcast_object_list
+    v = None
+    if self.acc.is_main_process:
+        core, cfg, pairs = self.core, self.cfg, self.pairs
+        C = encode_texts(core, self.tok, list(pairs['val'].context), 'context', 64, cfg.max_context_tokens)
+        Q = {b: self.quotes.of(self.data['val'], p.assign(book=b), core, self.tok) for b, p in self.pools.items()}
+        v = pool_recall(C, pairs['val'], self.pools, Q, cfg.val_k)
+    return broadcast_object_list([v])[0] if self.acc.num_processes > 1 else v
+
+# %% ../../nbs/08_dense_relic.ipynb #869b5f1e
+@patch
+def train_epoch(self:Training, stop_after:int|None=None, progress:bool=True)->tuple[float, int]:
+    """One epoch, or what is left of it after a resume, with a history row and a checkpoint every
+    `checkpoint_every` optimizer steps; returns the loss summed over the batches since the last row, and their
+    number."""
+    from tqdm.auto import tqdm
+    acc, state, cfg, dl = self.acc, self.state, self.cfg, self.dl
+    run_loss, run_n = 0.0, 0
+    self.sampler.epoch = state['epoch']
+    it = acc.skip_first_batches(dl, state['batches_done']) if state['batches_done'] else dl
+    bar = tqdm(it, total=len(dl) - state['batches_done'], disable=not progress or not acc.is_main_process,
+               desc=f"{cfg.context} epoch {state['epoch'] + 1}/{cfg.epochs}")
+    for batch in bar:
+        with acc.accumulate(self.model):
+            loss = self.model(**batch)
+            acc.backward(loss); self.opt.step(); self.sched.step(); self.opt.zero_grad()
+        state['batches_done'] += 1; run_n += 1
+        # the mean over the processes' batches
+        run_loss += acc.reduce(loss.detach(), 'mean').item() if acc.num_processes > 1 else loss.item()
+        if acc.sync_gradients:
+            state['step'] += 1
+            bar.set_postfix(loss=f'{run_loss / run_n:.3f}')
+            if state['step'] % cfg.checkpoint_every == 0:
+                state['history'].append(dict(epoch=state['epoch'] + state['batches_done'] / len(dl),
+                                             step=state['step'], loss=round(run_loss / run_n, 4),
+                                             lr=self.sched.get_last_lr()[0]))
+                run_loss = run_n = 0
+                state['seconds'] = self.seconds(); self.checkpoint()
+            if stop_after is not None and state['step'] >= stop_after:
+                raise TrainingInterrupted(f"stopped after step {state['step']}")
+    return run_loss, run_n
+
+# %% ../../nbs/08_dense_relic.ipynb #95de4803
+@patch
+def end_epoch(self:Training, run_loss:float, run_n:int)->bool:
+    """After an epoch: its val recall into the history, the model saved to `best/` if it is the best so far;
+    returns whether early stopping ends the run (`patience` epochs without a better val recall)."""
+    state, cfg = self.state, self.cfg
+    state['epoch'] += 1; state['batches_done'] = 0
+    v = self.validate()
+    state['history'].append(dict(epoch=state['epoch'], step=state['step'],
+                                 loss=round(run_loss / run_n, 4) if run_n else None,
+                                 lr=self.sched.get_last_lr()[0], **v))
+    score = (v[f'val_recall@{cfg.val_k}'], v['val_mrr'])
+    if state['best'] is None or score > tuple(state['best']['score']):
+        state['best'] = dict(score=list(score), epoch=state['epoch'], step=state['step']); state['bad_epochs'] = 0
+        if self.acc.is_main_process: save_model(self.core, self.tok, self.out/'best')
+    else: state['bad_epochs'] += 1
+    return state['bad_epochs'] >= cfg.patience
+
+@patch
+def fit(self:Training, stop_after:int|None=None, progress:bool=True)->dict:
+    "Train until the last epoch or early stopping, checkpointing on the way; returns the finished state."
+    state = self.state
     if state['step'] == 0 and not state['history']:                 # the untrained model's val recall, for the curve
-        state['history'].append(dict(epoch=0, step=0, loss=None, lr=None, **validate()))
-    t0, seconds0, run_loss, run_n = time.time(), state['seconds'], 0.0, 0
-    metric = f'val_recall@{cfg.val_k}'
-    model.train()
-    while state['epoch'] < cfg.epochs:
-        sampler.epoch = state['epoch']
-        it = acc.skip_first_batches(dl, state['batches_done']) if state['batches_done'] else dl
-        bar = tqdm(it, total=len(dl) - state['batches_done'], disable=not progress or not acc.is_main_process,
-                   desc=f"{cfg.context} epoch {state['epoch'] + 1}/{cfg.epochs}")
-        for batch in bar:
-            with acc.accumulate(model):
-                loss = model(**batch)
-                acc.backward(loss); opt.step(); sched.step(); opt.zero_grad()
-            state['batches_done'] += 1; run_n += 1
-            # the mean over the processes' batches
-            run_loss += acc.reduce(loss.detach(), 'mean').item() if acc.num_processes > 1 else loss.item()
-            if acc.sync_gradients:
-                state['step'] += 1
-                bar.set_postfix(loss=f'{run_loss / run_n:.3f}')
-                if state['step'] % cfg.checkpoint_every == 0:
-                    state['history'].append(dict(epoch=state['epoch'] + state['batches_done'] / len(dl),
-                                                 step=state['step'],
-                                                 loss=round(run_loss / run_n, 4), lr=sched.get_last_lr()[0]))
-                    run_loss = run_n = 0
-                    state['seconds'] = seconds0 + time.time() - t0; checkpoint()
-                if stop_after is not None and state['step'] >= stop_after:
-                    raise TrainingInterrupted(f"stopped after step {state['step']}")
-        state['epoch'] += 1; state['batches_done'] = 0
-        v = validate()
-        state['history'].append(dict(epoch=state['epoch'], step=state['step'], loss=round(run_loss / run_n, 4)
-                                     if run_n else None,
-                                     lr=sched.get_last_lr()[0], **v))
-        run_loss = run_n = 0
-        score = (v[metric], v['val_mrr'])
-        if state['best'] is None or score > tuple(state['best']['score']):
-            state['best'] = dict(score=list(score), epoch=state['epoch'], step=state['step']); state['bad_epochs'] = 0
-            if acc.is_main_process: save_model(core, tok, out/'best')
-        else: state['bad_epochs'] += 1
-        if state['bad_epochs'] >= cfg.patience: break
-        state['seconds'] = seconds0 + time.time() - t0; checkpoint()
-    state['finished'] = True; state['seconds'] = seconds0 + time.time() - t0
-    checkpoint()
+        state['history'].append(dict(epoch=0, step=0, loss=None, lr=None, **self.validate()))
+    self.t0, self.seconds0 = time.time(), state['seconds']
+    self.model.train()
+    while state['epoch'] < self.cfg.epochs:
+        if self.end_epoch(*self.train_epoch(stop_after, progress)): break
+        state['seconds'] = self.seconds(); self.checkpoint()
+    state['finished'] = True; state['seconds'] = self.seconds()
+    self.checkpoint()
+    return state
+
+# %% ../../nbs/08_dense_relic.ipynb #32e461f8
+def train_dense(profile:str|Profile, cfg:DenseConfig,
+                out:Path|None=None,            # run folder (default: `run_dir(profile, cfg, share)`)
+                # train on this share of the training windows (`curve_subset`: a learning-curve point)
+                share:float=1.0,
+                tiny_config:dict|None=None,    # a random backbone of this config instead of cfg.model's weights (tests)
+                # raise TrainingInterrupted after this many optimizer steps (tests a kill)
+                stop_after:int|None=None,
+                device:str|None=None, progress:bool=True)->dict:
+    """Train (or resume, or just reload a finished) dense-RELiC run; returns its history and folder. Under
+    `accelerate launch` every process calls it."""
+    prof = get_profile(profile); P = paths(prof).ensure()
+    out = Path(out or run_dir(prof, cfg, share)); out.mkdir(parents=True, exist_ok=True)
+    state_file = out/'last'/'trainer_state.json'
+    state = json.loads(state_file.read_text()) if state_file.exists() else None
+    if state and state.get('finished'): return dict(out=out, history=state['history'], resumed=False, state=state)
+    device = device or pick_device(prof.device)
+    if cfg.mixed_precision == 'bf16' or cfg.frozen_precision == 'bfloat16': check_precision('bfloat16', device)
+    set_seed(cfg.seed); tok = _tokenizer(cfg)
+    data, pairs = training_pairs(prof, cfg, tok, share)
+    quotes = QuoteVectors(cfg, P.cache/'embeddings', device)
+    model = DualEncoder.from_backbone(cfg, tiny_config)
+    if cfg.gradient_checkpointing: model.context_encoder.gradient_checkpointing_enable()
+    Qtrain = None if cfg.train_quote_encoder else torch.from_numpy(quotes.of(data['train'], pairs['train']))
+    banks = negative_banks(cfg, data, pairs, quotes)
+    pools = val_pool(data['val'], pairs['val'], cfg.val_pool, cfg.seed)
+    sampler, dl = training_loader(cfg, tok, pairs['train'], Qtrain, banks)
+    opt, sched = optimizer(model, cfg, len(sampler))
+    acc = accelerator(cfg, device)
+    model, opt, dl, sched = acc.prepare(model, opt, dl, sched)    # several processes: every N-th batch each
+    state, resumed = state or new_state(acc.num_processes), state_file.exists()
+    if resumed and state.get('processes', 1) != acc.num_processes:           # the position counts each one's batches
+        n = state.get('processes', 1)
+        raise ValueError(f"The run in {out} was interrupted with {n} process(es): resume it with as many "
+                         f"(`accelerate launch --num_processes {n}`), or delete the folder to start again with "
+                         f"{acc.num_processes}.")
+    if resumed: acc.load_state(str(out/'last'))
+    run = Training(cfg, out, acc, model, opt, sched, dl, sampler, tok, data, pairs, pools, quotes, state)
+    run.fit(stop_after, progress)
     return dict(out=out, history=state['history'], resumed=resumed, state=state)
 
 # %% ../../nbs/08_dense_relic.ipynb #0dbab3a7
@@ -741,7 +809,31 @@ def curve_points(prof:Profile, trained:dict, # share -> `train_dense` result
     if main is not None: points.append(dict(share=1.0, windows=n_train, **recall_summary(main)))
     return points
 
-# %% ../../nbs/08_dense_relic.ipynb #9eac3972
+# %% ../../nbs/08_dense_relic.ipynb #30a1df0e
+def dense_runs(prof:Profile, rs:Retrievers, trained:dict, scored:dict)->dict:
+    "Per context: the trained model's config, folder and state, its scored run and its fusion with BM25."
+    runs = {}
+    for c, res in trained.items():
+        run = Run('dense-RELiC', *parse_context(c))
+        fused = next(r for r in scored if run.model in rs.spec(r).parts and (r.L, r.R) == (run.L, run.R))
+        runs[c] = dict(cfg=dense_config(prof, c), per_quote=scored[run], folder=res['out'], state=res['state'],
+                       hybrid=scored[fused], dense_scorings=rs.scored[run])
+    return runs
+
+def dense_analyses(prof:Profile, test:dict)->tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The head-to-head with BM25 and Table 5 (the first context), and Table 6's evidence (1/1 where trained);
+    writes them."""
+    P, contexts = paths(prof), prof.dense_relic.contexts
+    h2h, table5 = compare_with_bm25(prof, test, *parse_context(contexts[0]))
+    write_csv(h2h, P.results/'dense_vs_bm25.csv'); write_csv(table5, P.results/'table5_dense_vs_bm25.csv')
+    table6 = evidence_table(prof, evidence_prompts(test), context='1/1' if '1/1' in contexts else contexts[-1])
+    write_csv(table6, P.results/'table6_evidence.csv')
+    return h2h, table5, table6
+
+CURVE_COLUMNS = ['share', 'windows', 'queries', 'avg_candidates', *[f'recall@{k}' for k in (1, 3, 5, 10, 50, 100)],
+                 'mean_rank']
+
+# %% ../../nbs/08_dense_relic.ipynb #e36a0086
 def run_dense(profile:str|Profile, progress:bool=True)->dict:
     """Train every dense-RELiC variant of the profile and the learning curve's models, then score and save this
     stage's declared runs (dense-RELiC and its fusion with BM25) and the curve's points; write the training curves,
@@ -766,28 +858,17 @@ def run_dense(profile:str|Profile, progress:bool=True)->dict:
               for c, r in trained.items()]
     scored = score_runs(rs, '08_dense_relic', test, timing)
     curves = [pd.DataFrame(r['history']).assign(context=c, run=r['out'].name) for c, r in trained.items()]
-    runs = {}
-    for c, res in trained.items():
-        run = Run('dense-RELiC', *parse_context(c))
-        fused = next(r for r in scored if run.model in rs.spec(r).parts and (r.L, r.R) == (run.L, run.R))
-        runs[c] = dict(cfg=dense_config(prof, c), per_quote=scored[run], folder=res['out'], state=res['state'],
-                       hybrid=scored[fused], dense_scorings=rs.scored[run])
+    runs = dense_runs(prof, rs, trained, scored)
     main = runs[S.curve_context]['per_quote'] if S.curve_context in runs else None
     points = curve_points(prof, trained_curve, main, test, device, curves, timing)
     curves = pd.concat(curves, ignore_index=True)
     write_csv(curves, P.results/'dense_relic_training.csv')
     plot_training(curves, P.figures/'dense_relic_training.png')
-    L0, R0 = parse_context(contexts[0])
-    h2h, table5 = compare_with_bm25(prof, test, L0, R0)
-    write_csv(h2h, P.results/'dense_vs_bm25.csv'); write_csv(table5, P.results/'table5_dense_vs_bm25.csv')
-    table6 = evidence_table(prof, evidence_prompts(test), context='1/1' if '1/1' in contexts else contexts[-1])
-    write_csv(table6, P.results/'table6_evidence.csv')
+    h2h, table5, table6 = dense_analyses(prof, test)
     timing = pd.DataFrame(timing); write_csv(timing, P.runs/'dense_timings.csv')
     return dict(table=run_summary([(*r, rs.params(r), pq) for r, pq in scored.items()]), curves=curves, runs=runs,
                 h2h=h2h, table5=table5, table6=table6, timings=timing,
-                learning_curve=pd.DataFrame(points,
-                                            columns=['share', 'windows', 'queries', 'avg_candidates',
-                                                     *[f'recall@{k}' for k in (1, 3, 5, 10, 50, 100)], 'mean_rank']))
+                learning_curve=pd.DataFrame(points, columns=CURVE_COLUMNS))
 
 # %% ../../nbs/08_dense_relic.ipynb #00c2391d
 def main(argv:list[str]|None=None)->int:

@@ -277,21 +277,23 @@ class DenseRetriever:
         # ('composed') a book's sentence vectors and token counts, per process
         self._parts = {}
 
-    def encoder(self, model_id:str):
-        "The loaded sentence-transformers model for `model_id`."
-        if model_id not in self._models:
-            import torch
-            from sentence_transformers import SentenceTransformer
-            if self.n_threads: torch.set_num_threads(self.n_threads)
-            if self.backend == 'torch':
-                self._models[model_id] = SentenceTransformer(model_path(model_id), device=self.device)
-            else:
-                import tempfile
-                # exported once, beside the vectors
-                f = Path(self.cache or tempfile.mkdtemp())/'onnx'/f'{_slug(model_id)}-{self.backend}.onnx'
-                if not f.exists(): export_onnx(model_id, f, quantize=self.backend == 'onnx-int8')
-                self._models[model_id] = OnnxEncoder(model_id, f, self.n_threads)
-        return self._models[model_id]
+# %% ../../nbs/07_retrieval.ipynb #ec6bc0fc
+@patch
+def encoder(self:DenseRetriever, model_id:str):
+    "The loaded sentence-transformers model for `model_id`."
+    if model_id not in self._models:
+        import torch
+        from sentence_transformers import SentenceTransformer
+        if self.n_threads: torch.set_num_threads(self.n_threads)
+        if self.backend == 'torch':
+            self._models[model_id] = SentenceTransformer(model_path(model_id), device=self.device)
+        else:
+            import tempfile
+            # exported once, beside the vectors
+            f = Path(self.cache or tempfile.mkdtemp())/'onnx'/f'{_slug(model_id)}-{self.backend}.onnx'
+            if not f.exists(): export_onnx(model_id, f, quantize=self.backend == 'onnx-int8')
+            self._models[model_id] = OnnxEncoder(model_id, f, self.n_threads)
+    return self._models[model_id]
 
 # %% ../../nbs/07_retrieval.ipynb #ca68407c
 @patch

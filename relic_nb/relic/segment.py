@@ -185,23 +185,23 @@ def _editors_intro(pars:list[str], front:list[str])->bool:
     name = _author(front)
     return bool(name) and any(is_prose(p) and re.search(rf'(?i)\b{re.escape(name)}\b', p) for p in pars)
 
-# %% ../../nbs/03_segment.ipynb #3f9e239e
-def body_labels(chapters:list[Chapter])->list[str]:
-    """What each paragraph (all chapters, in order) is: 'text' (the author's), 'front', 'toc', 'editor', 'end' or
-    'other_work'."""
-    pars = [(ci, j, p) for ci, c in enumerate(chapters) for j, p in enumerate(c.paragraphs)]
-    front = chapters[0].paragraphs if chapters and chapters[0].title == '' else []
-    def opens(heading, rest):                                          # the state a heading opens, or None
-        if not is_editorial(heading) if rest is None else not (_short(heading) and _EDITOR.match(heading)): return None
-        if _CONTENTS.match(heading): return 'toc'
-        if _INTRO.match(heading) and not _editors_intro(rest or [], front): return 'text'
-        return 'editor'
+# %% ../../nbs/03_segment.ipynb #0a8a7724
+def _heading_state(heading:str, rest:list[str]|None, front:list[str])->str|None:
+    """The state a heading opens ('toc', 'text' for the author's own introduction, 'editor'), or None; `rest`: the
+    paragraphs after it (None for a chapter title)."""
+    if not is_editorial(heading) if rest is None else not (_short(heading) and _EDITOR.match(heading)): return None
+    if _CONTENTS.match(heading): return 'toc'
+    if _INTRO.match(heading) and not _editors_intro(rest or [], front): return 'text'
+    return 'editor'
+
+def _first_labels(chapters:list[Chapter], pars:list[tuple], front:list[str])->list[str]:
+    "Each paragraph's state, read in order: headings open states, prose after front matter opens the text."
     lab, state, prev = [], None, -1
     for ci, j, p in pars:
         if ci != prev:
             prev, t = ci, chapters[ci].title
-            state = 'front' if t == '' else (opens(t, chapters[ci].paragraphs) or 'text')
-        if is_editorial(p): state = opens(p, chapters[ci].paragraphs[j + 1:]) or 'editor'
+            state = 'front' if t == '' else (_heading_state(t, chapters[ci].paragraphs, front) or 'text')
+        if is_editorial(p): state = _heading_state(p, chapters[ci].paragraphs[j + 1:], front) or 'editor'
         elif _short(p) and _AUTHOR.match(p): state = 'text'
         elif state == 'text' and _END.match(p): lab.append('end'); state = 'end'; continue
         elif state in ('front', 'toc') and is_prose(p) and not _JUNK.search(p):
@@ -209,30 +209,47 @@ def body_labels(chapters:list[Chapter])->list[str]:
             state = 'text'
             if lab and lab[-1] in ('front', 'toc') and _sentence(pars[len(lab) - 1][2]): lab[-1] = 'text'
         lab.append(state)
-    # titled chapters before the first one with prose are contents lists whose lines parsed as headings
-    prose_ch = {ci for (ci, j, p), l in zip(pars, lab) if l == 'text' and is_prose(p)}
-    first = min(prose_ch, default=len(chapters))
-    lab = ['toc' if l == 'text' and ci < first and ci not in prose_ch else l for (ci, j, p), l in zip(pars, lab)]
-    # a volume that adds other works ("and selected short stories"): the novel ends at the first title from its contents
+    return lab
+
+# %% ../../nbs/03_segment.ipynb #8e950c24
+def _other_works(pars:list[tuple], lab:list[str], front:list[str])->list[str]:
+    """A volume that adds other works ("and selected short stories"): the novel ends at the first title from its
+    contents."""
     if any(_MORE_WORKS.search(p) for p, l in zip(front, lab) if l == 'front' and len(p.split()) <= 8):
         toc, start = ' '.join(front).lower(), lab.index('text') if 'text' in lab else len(lab)
         for i in range(start, len(pars)):
             p = pars[i][2]
             if len(p.split()) <= 8 and not re.search(r'[a-z]', p) and p.lower().strip(' .') in toc:
                 lab[i:] = ['other_work'] * (len(pars) - i); break
-    # from the novel's first chapter on, only what follows its last text is dropped: an editor's heading inside
-    # a novel is the novel's ("ADVERTISEMENTS" in Little Women, Father Zossima's "BIOGRAPHICAL NOTES")
+    return lab
+
+def _text_to_the_end(chapters:list[Chapter], pars:list[tuple], lab:list[str])->list[str]:
+    """From the novel's first chapter on, only what follows its last text is dropped: an editor's heading inside a
+    novel is the novel's ("ADVERTISEMENTS" in Little Women, Father Zossima's "BIOGRAPHICAL NOTES"); ornaments and
+    printers' lines after the last text are its end."""
     opening = next((i for i, ((ci, j, p), l) in enumerate(zip(pars, lab)) if l == 'text' and chapters[ci].title
                     and not _AUTHOR.match(chapters[ci].title) and not _INTRO.match(chapters[ci].title)
                     and is_prose(p)), len(lab))
     text = [i for i, l in enumerate(lab) if l == 'text']
     if text: lab[opening:text[-1]] = ['text'] * max(0, text[-1] - opening)
-    # ornaments and printers' lines after the last text
     for i in reversed(text):
         p = pars[i][2]
         if re.search(r'\w', p) and not (_short(p) and _JUNK.search(p)): break
         lab[i] = 'end'
     return lab
+
+# %% ../../nbs/03_segment.ipynb #1d472fb1
+def body_labels(chapters:list[Chapter])->list[str]:
+    """What each paragraph (all chapters, in order) is: 'text' (the author's), 'front', 'toc', 'editor', 'end' or
+    'other_work'."""
+    pars = [(ci, j, p) for ci, c in enumerate(chapters) for j, p in enumerate(c.paragraphs)]
+    front = chapters[0].paragraphs if chapters and chapters[0].title == '' else []
+    lab = _first_labels(chapters, pars, front)
+    # titled chapters before the first one with prose are contents lists whose lines parsed as headings
+    prose_ch = {ci for (ci, j, p), l in zip(pars, lab) if l == 'text' and is_prose(p)}
+    first = min(prose_ch, default=len(chapters))
+    lab = ['toc' if l == 'text' and ci < first and ci not in prose_ch else l for (ci, j, p), l in zip(pars, lab)]
+    return _text_to_the_end(chapters, pars, _other_works(pars, lab, front))
 
 # %% ../../nbs/03_segment.ipynb #ddc76534
 def body_spans(chapters:list[Chapter])->list[tuple[int, int]]:

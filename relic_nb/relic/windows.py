@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from difflib import SequenceMatcher
 from functools import cached_property
+from fastcore.basics import patch
 from pathlib import Path
 from typing import Callable, NamedTuple
 import pandas as pd
@@ -29,12 +30,13 @@ __all__ = ['NGRAM', 'MARKED_WORDS', 'SET_OFF_WORDS', 'FRAGMENT_WORDS', 'FRAGMENT
            'word_ngrams', 'novel_share', 'word_stem', 'BookText', 'quoted_spans', 'has_quote_mark', 'opening_quote',
            'marked_spans', 'paragraphs_of', 'marked_text', 'inside_quotes', 'set_off', 'is_marked', 'heading_led',
            'unbracketed', 'lead_in', 'tail_out', 'gives_away', 'continues_quote', 'edge_trim', 'Extent',
-           'quotation_extent', 'Candidate', 'Rule', 'joined_too_long', 'too_long', 'skips_a_sentence', 'runs_on',
-           'runs_past_gold', 'beyond', 'marks_go_on', 'goes_on_beside', 'split_by_tag', 'unmarked',
-           'quotes_another_text', 'lead_only', 'one_sided', 'epigraph', 'repeats_gold', 'names_in', 'rare_echo',
-           'echoes_rare_phrase', 'unquoted_echo', 'gives_back_unquoted', 'judge', 'Window', 'window_of', 'build_window',
-           'build_windows', 'outcomes_by_source', 'rules_table', 'to_relic', 'table1', 'windows_by_novel',
-           'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
+           'quotation_extent', 'Candidate', 'near_text', 'left_context', 'right_context', 'lead_words', 'tail_words',
+           'Rule', 'joined_too_long', 'too_long', 'skips_a_sentence', 'runs_on', 'runs_past_gold', 'beyond',
+           'marks_go_on', 'goes_on_beside', 'split_by_tag', 'unmarked', 'quotes_another_text', 'lead_only', 'one_sided',
+           'epigraph', 'repeats_gold', 'names_in', 'rare_echo', 'echoes_rare_phrase', 'unquoted_echo',
+           'gives_back_unquoted', 'judge', 'Window', 'window_of', 'build_window', 'build_windows', 'outcomes_by_source',
+           'rules_table', 'to_relic', 'table1', 'windows_by_novel', 'quote_lengths', 'plot_quote_lengths',
+           'power_split', 'run_windows']
 
 # %% ../../nbs/05_windows.ipynb #af11bd33
 # a stretch of the critic's text is the novel's when its words lie in runs of this many novel words
@@ -311,7 +313,7 @@ RETELL_SHARE = 0.25   # ... in runs of NGRAM words for this share of its words: 
 
 NOVEL_SHARE = 0.5     # ... or this share in runs found anywhere in the novel (a quotation from elsewhere in the book)
 
-# %% ../../nbs/05_windows.ipynb #8b0ca2e1
+# %% ../../nbs/05_windows.ipynb #295a898d
 @dataclass(repr=False, eq=False)
 class Candidate:
     "A block quote on its way to a window; its extent, gold and context are computed on first use."
@@ -331,79 +333,93 @@ class Candidate:
     @cached_property
     def extent(self)->Extent: return quotation_extent(self.block, self.critic, self.quoted, self.novel, self.para,
                                                       self.inline, self.edge_cover)
-    @property
-    def span(self)->Block: return self.extent.gold
     @cached_property
     def gold(self)->list[str]: return self.novel[self.span.j0:self.span.j1 + 1]
     @cached_property
     def gold_text(self)->str: return ' '.join(self.gold)
-    @property
-    def n(self)->int: return self.span.j1 - self.span.j0 + 1
     @cached_property
     def critic_text(self)->str: return ' '.join(self.critic[self.span.i0:self.span.i1 + 1])
     @cached_property
-    def _near(self)->tuple[set, str]:
-        near = self.novel[max(0, self.span.j0 - NEAR):self.span.j1 + 1 + NEAR]
-        return {g for x in near for g in word_ngrams(x)}, ' ' + ' '.join(norm(x) for x in near) + ' '
-
-    def is_quote(self, i:int)->bool:
-        "Whether critic sentence i is the novel's text: aligned, or mostly the novel's words."
-        if i in self.extent.quoted: return True
-        grams, text = self._near; s = self.critic[i]; c = norm(unbracketed(s))
-        # a short line: in the neighbourhood, or quoted dialogue of the book
-        if c.count(' ') < NGRAM - 1:
-            if ' ' not in c and not has_quote_mark(s): return False
-            return bool(c) and (f' {c} ' in text or (self.book is not None and c.count(' ') >= 1 and has_quote_mark(s)
-                                                      and self.book.has_run(c)))
-        return (novel_share(c, grams) >= RETELL_SHARE
-                or (self.book is not None and novel_share(c, self.book) >= NOVEL_SHARE))
-
-    def goes_on(self, k:int)->bool:
-        "Whether critic sentence k is the quotation's own text: the novel's words from its neighbourhood, quoted."
-        grams, text = self._near; c = norm(unbracketed(self.critic[k]))
-        near = novel_share(c, grams) >= RETELL_SHARE if c.count(' ') >= NGRAM - 1 else (' ' in c and f' {c} ' in text)
-        return near and (k in self.extent.quoted or has_quote_mark(self.critic[k])
-                         or (self.para is not None and inside_quotes(k, self.critic, self.para)))
-
+    def _near(self)->tuple[set, str]: return near_text(self)
     @cached_property
-    def left(self)->tuple[list[int], bool]:
-        "LEFT's critic sentences, and whether the quotation goes on just past them (its own text, quoted)."
-        left, i = [], self.extent.first
-        while i >= 0 and len(left) < self.context and not self.is_quote(i):
-            if heading_led(self.critic[i]):                 # the critic's chapter starts here; its title is not context
-                if re.search(r'[a-z]', _HEADING_LED.sub('', self.critic[i])): left.insert(0, i)
-                break
-            left.insert(0, i); i -= 1
-        return left, i >= 0 and len(left) < self.context and not heading_led(self.critic[i]) and self.goes_on(i)
+    def left(self)->tuple[list[int], bool]: return left_context(self)
+    @cached_property
+    def right(self)->tuple[list[int], bool]: return right_context(self)
+    @cached_property
+    def lead(self)->str: return lead_words(self)
+    @cached_property
+    def tail(self)->str: return tail_words(self)
 
-    @cached_property
-    def right(self)->tuple[list[int], bool]:
-        "RIGHT's critic sentences, and whether the quotation goes on just past them."
-        right, i = [], self.extent.last
-        while (i < len(self.critic) and len(right) < self.context and not self.is_quote(i)
-               and not heading_led(self.critic[i])):
-            right.append(i); i += 1
-        return right, i < len(self.critic) and len(right) < self.context and self.goes_on(i)
+# %% ../../nbs/05_windows.ipynb #e4ee3d3d
+@patch(as_prop=True)
+def span(self:Candidate)->Block: return self.extent.gold
+@patch(as_prop=True)
+def n(self:Candidate)->int: return self.span.j1 - self.span.j0 + 1
+@patch(as_prop=True)
+def L(self:Candidate)->list[str]: return [self.critic[i] for i in self.left[0]] + ([self.lead] if self.lead else [])
+@patch(as_prop=True)
+def R(self:Candidate)->list[str]: return ([self.tail] if self.tail else []) + [self.critic[i] for i in self.right[0]]
+@patch(as_prop=True)
+def quoted_text(self:Candidate)->str:
+    "The critic's quoted text: the quotation's sentences less the lead-in and the tail."
+    t = self.critic_text
+    return t[len(self.lead):t.rfind(self.tail) if self.tail else len(t)]
 
-    @cached_property
-    def lead(self)->str:
-        "The critic's words before the quotation in its first sentence (`lead_in`)."
-        b = self.span
-        return lead_in(self.critic[b.i0], self.gold_text) if self.extent.first == b.i0 - 1 else ''
-    @cached_property
-    def tail(self)->str:
-        "The critic's words after the quotation in its last sentence (`tail_out`)."
-        b = self.span
-        return tail_out(self.critic[b.i1], self.gold_text) if self.extent.last == b.i1 + 1 else ''
-    @property
-    def L(self)->list[str]: return [self.critic[i] for i in self.left[0]] + ([self.lead] if self.lead else [])
-    @property
-    def R(self)->list[str]: return ([self.tail] if self.tail else []) + [self.critic[i] for i in self.right[0]]
-    @property
-    def quoted_text(self)->str:
-        "The critic's quoted text: the quotation's sentences less the lead-in and the tail."
-        t = self.critic_text
-        return t[len(self.lead):t.rfind(self.tail) if self.tail else len(t)]
+def near_text(c:Candidate)->tuple[set, str]:
+    "The word n-grams and the normalised text of the gold passage and its `NEAR` sentences on each side."
+    near = c.novel[max(0, c.span.j0 - NEAR):c.span.j1 + 1 + NEAR]
+    return {g for x in near for g in word_ngrams(x)}, ' ' + ' '.join(norm(x) for x in near) + ' '
+
+# %% ../../nbs/05_windows.ipynb #a83f0ea7
+@patch
+def is_quote(self:Candidate, i:int)->bool:
+    "Whether critic sentence i is the novel's text: aligned, or mostly the novel's words."
+    if i in self.extent.quoted: return True
+    grams, text = self._near; s = self.critic[i]; c = norm(unbracketed(s))
+    # a short line: in the neighbourhood, or quoted dialogue of the book
+    if c.count(' ') < NGRAM - 1:
+        if ' ' not in c and not has_quote_mark(s): return False
+        return bool(c) and (f' {c} ' in text or (self.book is not None and c.count(' ') >= 1 and has_quote_mark(s)
+                                                  and self.book.has_run(c)))
+    return (novel_share(c, grams) >= RETELL_SHARE
+            or (self.book is not None and novel_share(c, self.book) >= NOVEL_SHARE))
+
+@patch
+def goes_on(self:Candidate, k:int)->bool:
+    "Whether critic sentence k is the quotation's own text: the novel's words from its neighbourhood, quoted."
+    grams, text = self._near; c = norm(unbracketed(self.critic[k]))
+    near = novel_share(c, grams) >= RETELL_SHARE if c.count(' ') >= NGRAM - 1 else (' ' in c and f' {c} ' in text)
+    return near and (k in self.extent.quoted or has_quote_mark(self.critic[k])
+                     or (self.para is not None and inside_quotes(k, self.critic, self.para)))
+
+# %% ../../nbs/05_windows.ipynb #615eb8d1
+def left_context(c:Candidate)->tuple[list[int], bool]:
+    "LEFT's critic sentences, and whether the quotation goes on just past them (its own text, quoted)."
+    left, i = [], c.extent.first
+    while i >= 0 and len(left) < c.context and not c.is_quote(i):
+        if heading_led(c.critic[i]):                 # the critic's chapter starts here; its title is not context
+            if re.search(r'[a-z]', _HEADING_LED.sub('', c.critic[i])): left.insert(0, i)
+            break
+        left.insert(0, i); i -= 1
+    return left, i >= 0 and len(left) < c.context and not heading_led(c.critic[i]) and c.goes_on(i)
+
+def right_context(c:Candidate)->tuple[list[int], bool]:
+    "RIGHT's critic sentences, and whether the quotation goes on just past them."
+    right, i = [], c.extent.last
+    while (i < len(c.critic) and len(right) < c.context and not c.is_quote(i)
+           and not heading_led(c.critic[i])):
+        right.append(i); i += 1
+    return right, i < len(c.critic) and len(right) < c.context and c.goes_on(i)
+
+def lead_words(c:Candidate)->str:
+    "The critic's words before the quotation in its first sentence (`lead_in`)."
+    b = c.span
+    return lead_in(c.critic[b.i0], c.gold_text) if c.extent.first == b.i0 - 1 else ''
+
+def tail_words(c:Candidate)->str:
+    "The critic's words after the quotation in its last sentence (`tail_out`)."
+    b = c.span
+    return tail_out(c.critic[b.i1], c.gold_text) if c.extent.last == b.i1 + 1 else ''
 
 # %% ../../nbs/05_windows.ipynb #a6eea3e8
 class Rule(NamedTuple):
