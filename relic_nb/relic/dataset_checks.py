@@ -5,6 +5,7 @@
 # %% ../../nbs/06_dataset_checks.ipynb #4fc72189
 from __future__ import annotations
 import bisect, hashlib, json, math, re
+from dataclasses import dataclass, replace
 from collections import defaultdict
 from pathlib import Path
 from typing import NamedTuple
@@ -19,11 +20,11 @@ from .segment import load_sentences, segmentation_table, criticism_paragraphs
 
 # %% auto #0
 __all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'shared_runs', 'sentence_of_word', 'account_for_runs',
-           'window_key', 'all_windows', 'precision_sample', 'RawText', 'locate', 'critic_extent', 'critic_excerpt',
-           'novel_neighbours', 'window_markdown', 'wilson', 'current_labels', 'read_strict_labels', 'precision_table',
-           'reader_agreement', 'labels_from_markdown', 'with_sources', 'strict_labels', 'sample_markdown', 'Sample',
-           'precision_samples', 'strict_verdicts', 'read_verdicts', 'recall_scan', 'draw_samples', 'sample_sheets',
-           'sample_agreement', 'run_checks']
+           'window_key', 'ReadWindow', 'all_windows', 'precision_sample', 'RawText', 'locate', 'critic_extent',
+           'critic_excerpt', 'novel_neighbours', 'window_markdown', 'wilson', 'current_labels', 'read_strict_labels',
+           'precision_table', 'reader_agreement', 'labels_from_markdown', 'with_sources', 'strict_labels',
+           'sample_markdown', 'Sample', 'precision_samples', 'strict_verdicts', 'read_verdicts', 'recall_scan',
+           'draw_samples', 'sample_sheets', 'sample_agreement', 'run_checks']
 
 # %% ../../nbs/06_dataset_checks.ipynb #28279f29
 def shared_runs(critics:dict[str, list[str]], # critic -> its words
@@ -82,7 +83,18 @@ def window_key(left:list[str], quote:list[str], right:list[str])->str:
     return hashlib.sha256(json.dumps([list(left), list(quote), list(right)],
                                      ensure_ascii=False).encode()).hexdigest()[:12]
 
-def all_windows(relic_dir:Path)->list[dict]:
+@dataclass(frozen=True)
+class ReadWindow:
+    """A window as the RELiC files hold it, with what its id says (`<novel>.<critic>.<i0>`); `with_sources` adds
+    what a reader needs beside it: the critic's file and raw text around the quotation, the novel around the gold."""
+    id:str; split:str; title:str; novel:str; critic:str
+    i0:int                      # the critic sentence where the quotation starts
+    start:int; n:int            # the gold: novel sentences start..start+n-1
+    left:list[str]; quote:list[str]; right:list[str]
+    key:str                     # `window_key`: a label is current while the window's text is the same
+    critic_file:str|None = None; i1:int|None = None; excerpt:dict|None = None; neighbours:list|None = None
+
+def all_windows(relic_dir:Path)->list[ReadWindow]:
     """Every window of the RELiC files (all splits), with its novel, critic and critic sentence from its id
     `<novel>.<critic>.<i0>`."""
     items = []
@@ -91,19 +103,18 @@ def all_windows(relic_dir:Path)->list[dict]:
             for qid, (left, start, k, right) in b['quotes'].items():
                 novel, rest = qid.split('.', 1); critic, i0 = rest.rsplit('.', 1)
                 quote = b['sentences'][start:start + k]
-                items.append(dict(id=qid, split=split, title=title, novel=novel, critic=critic, i0=int(i0),
-                                  start=start, n=k,
-                                  left=left, quote=quote, right=right, key=window_key(left, quote, right)))
+                items.append(ReadWindow(qid, split, title, novel, critic, int(i0), start, k, left, quote, right,
+                                        window_key(left, quote, right)))
     return items
 
-def precision_sample(windows:list[dict], n:int=50, seed:int=0,
+def precision_sample(windows:list[ReadWindow], n:int=50, seed:int=0,
                      # ids of windows another sample holds (a fresh sample leaves out those already read)
                      exclude=frozenset(),
-                    )->list[dict]:
+                    )->list[ReadWindow]:
     """A seeded sample of windows: the `n` first in the sha256 order of '<seed>:<id>' (a rebuilt dataset keeps the
     windows it still has)."""
-    key = lambda d: hashlib.sha256(f"{seed}:{d['id']}".encode()).hexdigest()
-    return sorted((w for w in windows if w['id'] not in exclude), key=key)[:n]
+    key = lambda d: hashlib.sha256(f"{seed}:{d.id}".encode()).hexdigest()
+    return sorted((w for w in windows if w.id not in exclude), key=key)[:n]
 
 # %% ../../nbs/06_dataset_checks.ipynb #f530f0dc
 _TOKEN = re.compile(r'\w+')    # the words of config.words, with their offsets
@@ -157,12 +168,12 @@ def critic_extent(sents:list[str], # the critic's sentences as the aligner numbe
                   w:dict, blocks:list[Block]=())->tuple[int, int]:
     """The critic sentences `i0..i1` that the window's gold stands for: up to its right context, else the aligner's
     block."""
-    i0, right = w['i0'], w['right']
+    i0, right = w.i0, w.right
     if right:
         for j in range(i0 + 1, min(len(sents), i0 + 200)):
             if sents[j:j + len(right)] == right: return i0, j - 1
-    ends = [b.i1 for b in blocks if b.novel == w['novel'] and b.j0 <= w['start'] + w['n'] - 1
-            and b.j1 >= w['start']
+    ends = [b.i1 for b in blocks if b.novel == w.novel and b.j0 <= w.start + w.n - 1
+            and b.j1 >= w.start
             and b.i0 <= i0 + 1 and b.i1 >= i0]
     return i0, max(ends + [i0])
 
@@ -194,23 +205,23 @@ def novel_neighbours(sents:list[str], start:int, n:int, k:int=3)->list[tuple[int
 def window_markdown(k:int, w:dict)->str:
     """One window as a section to read and label: the window, the critic's raw text, the novel around the gold, blank
     label lines."""
-    ex, nb = w['excerpt'], w['neighbours']
+    ex, nb = w.excerpt, w.neighbours
     where = (f"lines {ex['quote_lines'][0]}-{ex['quote_lines'][1]} (words found: {ex['cover']:.0%})" if ex['lines']
              else 'not found')
-    head = (f"## {k}. `{w['id']}`\n\n*{w['title']}* ({w['split']}) · gold: novel sentences "
-            f"{w['start']}-{w['start'] + w['n'] - 1} "
-            f"({w['n']}) · critic sentences {w['i0']}-{w['i1']} · quotation in `{w['critic_file']}` {where} "
+    head = (f"## {k}. `{w.id}`\n\n*{w.title}* ({w.split}) · gold: novel sentences "
+            f"{w.start}-{w.start + w.n - 1} "
+            f"({w.n}) · critic sentences {w.i0}-{w.i1} · quotation in `{w.critic_file}` {where} "
             f"· window "
-            f"`{w['key']}`\n\n"
+            f"`{w.key}`\n\n"
             "label: \n\nnote: \n")
     para = lambda xs: ' '.join(xs) if xs else '*(empty)*'
-    win = f"**LEFT:** {para(w['left'])}\n\n**QUOTE:** {para(w['quote'])}\n\n**RIGHT:** {para(w['right'])}\n"
-    crit = (f"**The critic's file** (`{w['critic_file']}`" + (f", lines {ex['lines'][0]}-{ex['lines'][1]}"
+    win = f"**LEFT:** {para(w.left)}\n\n**QUOTE:** {para(w.quote)}\n\n**RIGHT:** {para(w.right)}\n"
+    crit = (f"**The critic's file** (`{w.critic_file}`" + (f", lines {ex['lines'][0]}-{ex['lines'][1]}"
                                                               if ex['lines'] else '') +
             f"; {MARK_OPEN} {MARK_CLOSE} = the critic's sentences aligned as the quotation; gutter: Q quotation, L/R "
             f"the window's contexts)"
             f"\n\n```text\n{ex['text']}\n```\n")
-    nov = (f"**The novel** (`{w['novel']}`, sentences {nb[0][0]}-{nb[-1][0]}; ▶ gold)\n\n" +
+    nov = (f"**The novel** (`{w.novel}`, sentences {nb[0][0]}-{nb[-1][0]}; ▶ gold)\n\n" +
            '\n'.join(f"- {'**▶' if g else ''} `{j}` {s}{'**' if g else ''}" for j, s, g in nb) + '\n')
     return '\n'.join([head, win, crit, nov])
 
@@ -245,7 +256,7 @@ def current_labels(labels_f:Path, windows:dict[str, str], # every current window
     return lab[why == ''].set_index('id'), lab.assign(why=why)[why != ''].reset_index(drop=True)
 
 # %% ../../nbs/06_dataset_checks.ipynb #ec9e19e4
-def read_strict_labels(sample:list[dict], windows:dict[str, str], # every current window: id -> its key (window_key)
+def read_strict_labels(sample:list[ReadWindow], windows:dict[str, str], # every current window: id -> its key (window_key)
                        labels_f:Path)->tuple[pd.DataFrame|None, pd.DataFrame, str]:
     """The sample's labels (None unless fresh labels cover it), the stale labels (window changed or gone), and a line
     saying what was found."""
@@ -253,7 +264,7 @@ def read_strict_labels(sample:list[dict], windows:dict[str, str], # every curren
     if not Path(labels_f).exists():
         return None, pd.DataFrame(columns=cols + ['why']), f'awaiting labels: write {labels_f}'
     fresh, stale = current_labels(labels_f, windows)
-    ids = [d['id'] for d in sample]
+    ids = [d.id for d in sample]
     todo = [i for i in ids if i not in fresh.index]
     whys = ', '.join(f'{w}: {n}' for w, n in stale.why.value_counts().items())
     msg = f'{len(stale)} stale label(s) in {labels_f} ({whys})' if len(stale) else ''
@@ -322,25 +333,25 @@ def labels_from_markdown(md:str)->pd.DataFrame:
     return df[df.label != ''].reset_index(drop=True)      # windows not read yet are left out
 
 # %% ../../nbs/06_dataset_checks.ipynb #26eff7ce
-def with_sources(profile:str|Profile, sample:list[dict], chars:int=400, # raw characters each side of the quotation
+def with_sources(profile:str|Profile, sample:list[ReadWindow], chars:int=400, # raw characters each side of the quotation
                  k:int=3,                                               # novel sentences each side of the gold
                  # novel slug -> sentences (filled as read; pass one to reuse)
-                 novels:dict|None=None)->list[dict]:
+                 novels:dict|None=None)->list[ReadWindow]:
     """The sampled windows with the critic's raw text around the quotation (`excerpt`, `critic_file`, `i1`) and the
     novel around the gold (`neighbours`)."""
     corpus, critics, novels, out = Corpus.for_profile(profile), {}, {} if novels is None else novels, []
     for w in sample:
-        c = w['critic']
+        c = w.critic
         if c not in critics:
             p = corpus.path(c)
             critics[c] = (f'{p.parent.name}/{p.name}', RawText(decode_text(p.read_bytes())),
                           read_alignment(align_path(profile)/f'{c}.json'))
         name, raw, a = critics[c]
-        if w['novel'] not in novels: novels[w['novel']] = load_sentences(profile, w['novel'])['sentences']
+        if w.novel not in novels: novels[w.novel] = load_sentences(profile, w.novel)['sentences']
         i0, i1 = critic_extent(a['sentences'], w, a['blocks'])
-        spans = locate(raw, [' '.join(w['left']), ' '.join(a['sentences'][i0:i1 + 1]), ' '.join(w['right'])])
-        out.append(dict(w, i1=i1, critic_file=name, excerpt=critic_excerpt(raw, spans, chars),
-                        neighbours=novel_neighbours(novels[w['novel']], w['start'], w['n'], k)))
+        spans = locate(raw, [' '.join(w.left), ' '.join(a['sentences'][i0:i1 + 1]), ' '.join(w.right)])
+        out.append(replace(w, i1=i1, critic_file=name, excerpt=critic_excerpt(raw, spans, chars),
+                        neighbours=novel_neighbours(novels[w.novel], w.start, w.n, k)))
     return out
 
 def strict_labels(profile:str|Profile, sample:str)->Path:
@@ -348,7 +359,7 @@ def strict_labels(profile:str|Profile, sample:str)->Path:
     return paths(profile).data/'annotations'/f'{get_profile(profile).name}_strict_{sample}.tsv'
 
 # %% ../../nbs/06_dataset_checks.ipynb #c9d49d2a
-def sample_markdown(name:str, seed:int, sample:list[dict], labels_f:Path, status:str)->str:
+def sample_markdown(name:str, seed:int, sample:list[ReadWindow], labels_f:Path, status:str)->str:
     "A sample as Markdown to read and label: a header saying how, then one section per window."
     head = (f"# Strict precision sample `{name}`: {len(sample)} windows (seed {seed})\n\n"
             f"Status: {status}.\n\n"
@@ -392,13 +403,13 @@ def precision_samples(settings:DatasetChecksSettings)->list[Sample]:
         out.append(Sample(m[1], int(m[2]), int(m[3])))
     return out
 
-def strict_verdicts(windows:list[dict], # `all_windows`
+def strict_verdicts(windows:list[ReadWindow], # `all_windows`
                     label_files:dict, # sample -> its labels file, in sample order (files that do not exist are skipped)
                    )->pd.DataFrame:
     """Every window that a strict reading holds as it is now (its text unchanged since it was read): id, split,
     label, note, sample; where two samples hold it, the later one's label."""
     cols = ['id', 'split', 'label', 'note', 'sample']
-    keys, split = {w['id']: w['key'] for w in windows}, {w['id']: w['split'] for w in windows}
+    keys, split = {w.id: w.key for w in windows}, {w.id: w.split for w in windows}
     parts = [current_labels(f, keys)[0].reset_index().assign(sample=name) for name, f in label_files.items()
              if Path(f).exists()]
     if not parts: return pd.DataFrame(columns=cols)
@@ -426,7 +437,7 @@ def recall_scan(prof:Profile, critic_slugs:list[str], novel_sents:dict)->tuple[p
     write_csv(recall, P.results/'alignment_recall.csv')
     return acc, recall, (1 - (acc.outcome == 'missed').mean() if len(acc) else 1.0)
 
-def draw_samples(prof:Profile, windows:list[dict], novel_sents:dict)->tuple[dict, dict]:
+def draw_samples(prof:Profile, windows:list[ReadWindow], novel_sents:dict)->tuple[dict, dict]:
     """The strict samples, drawn in order, each leaving out the windows of those before it: their (size, seed)
     and their windows with the critic's and the novel's text beside them."""
     s = prof.dataset_checks
@@ -434,10 +445,10 @@ def draw_samples(prof:Profile, windows:list[dict], novel_sents:dict)->tuple[dict
     drawn, read_before = {}, set()
     for name in draws:
         drawn[name] = precision_sample(windows, *draws[name], exclude=read_before)
-        read_before |= {w['id'] for w in drawn[name]}
-    read = {w['id']: w for w in with_sources(prof, list({w['id']: w for d in drawn.values() for w in d}.values()),
+        read_before |= {w.id for w in drawn[name]}
+    read = {w.id: w for w in with_sources(prof, list({w.id: w for d in drawn.values() for w in d}.values()),
                                              s.excerpt_chars, s.novel_neighbours, novel_sents)}
-    return draws, {name: [read[w['id']] for w in d] for name, d in drawn.items()}
+    return draws, {name: [read[w.id] for w in d] for name, d in drawn.items()}
 
 # %% ../../nbs/06_dataset_checks.ipynb #f08b7133
 def sample_sheets(prof:Profile, draws:dict, samples:dict, keys:dict)->tuple[dict, dict, dict]:
@@ -461,7 +472,7 @@ def _write_or_remove(df:pd.DataFrame|None, path:Path):
 def sample_agreement(prof:Profile, names:list, samples:dict, keys:dict)->list[pd.DataFrame]:
     "The readers' agreement on each sample read twice (`<name>_second`)."
     return [reader_agreement(current_labels(strict_labels(prof, n), keys)[0], current_labels(f, keys)[0],
-                             [w['id'] for w in samples[n]]).assign(sample=n)
+                             [w.id for w in samples[n]]).assign(sample=n)
             for n in names if (f := strict_labels(prof, f'{n}_second')).exists() and strict_labels(prof, n).exists()]
 
 # %% ../../nbs/06_dataset_checks.ipynb #8f35560a
@@ -472,7 +483,7 @@ def run_checks(profile:str|Profile)->dict:
     seg = segmentation_table(prof)
     novel_sents = {n: load_sentences(prof, n)['sentences'] for n in seg.slug[seg.kind == 'novel']}
     acc, recall, accounted = recall_scan(prof, seg.slug[seg.kind == 'criticism'].tolist(), novel_sents)
-    windows = all_windows(P.processed/'relic'); keys = {w['id']: w['key'] for w in windows}
+    windows = all_windows(P.processed/'relic'); keys = {w.id: w.key for w in windows}
     draws, samples = draw_samples(prof, windows, novel_sents)
     labelled, stale, notes = sample_sheets(prof, draws, samples, keys)
     # labels of an older sample would not describe this dataset: without current ones, no table
