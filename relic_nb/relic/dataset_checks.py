@@ -256,7 +256,8 @@ def current_labels(labels_f:Path, windows:dict[str, str], # every current window
     return lab[why == ''].set_index('id'), lab.assign(why=why)[why != ''].reset_index(drop=True)
 
 # %% ../../nbs/06_dataset_checks.ipynb #ec9e19e4
-def read_strict_labels(sample:list[ReadWindow], windows:dict[str, str], # every current window: id -> its key (window_key)
+def read_strict_labels(sample:list[ReadWindow],
+                       windows:dict[str, str], # every current window: id -> its key (window_key)
                        labels_f:Path)->tuple[pd.DataFrame|None, pd.DataFrame, str]:
     """The sample's labels (None unless fresh labels cover it), the stale labels (window changed or gone), and a line
     saying what was found."""
@@ -333,7 +334,8 @@ def labels_from_markdown(md:str)->pd.DataFrame:
     return df[df.label != ''].reset_index(drop=True)      # windows not read yet are left out
 
 # %% ../../nbs/06_dataset_checks.ipynb #26eff7ce
-def with_sources(profile:str|Profile, sample:list[ReadWindow], chars:int=400, # raw characters each side of the quotation
+def with_sources(profile:str|Profile, sample:list[ReadWindow],
+                 chars:int=400,                                         # raw characters each side of the quotation
                  k:int=3,                                               # novel sentences each side of the gold
                  # novel slug -> sentences (filled as read; pass one to reuse)
                  novels:dict|None=None)->list[ReadWindow]:
