@@ -258,19 +258,21 @@ def current_labels(labels_f:Path, windows:dict[str, str], # every current window
 # %% ../../nbs/06_dataset_checks.ipynb #ec9e19e4
 def read_strict_labels(sample:list[ReadWindow],
                        windows:dict[str, str], # every current window: id -> its key (window_key)
-                       labels_f:Path)->tuple[pd.DataFrame|None, pd.DataFrame, str]:
+                       labels_f:Path,
+                       shown:Path|None=None, # how the messages name the file (default: `labels_f`)
+                      )->tuple[pd.DataFrame|None, pd.DataFrame, str]:
     """The sample's labels (None unless fresh labels cover it), the stale labels (window changed or gone), and a line
     saying what was found."""
     cols = LABEL_COLUMNS
     if not Path(labels_f).exists():
-        return None, pd.DataFrame(columns=cols + ['why']), f'awaiting labels: write {labels_f}'
+        return None, pd.DataFrame(columns=cols + ['why']), f'awaiting labels: write {shown or labels_f}'
     fresh, stale = current_labels(labels_f, windows)
     ids = [d.id for d in sample]
     todo = [i for i in ids if i not in fresh.index]
     whys = ', '.join(f'{w}: {n}' for w, n in stale.why.value_counts().items())
-    msg = f'{len(stale)} stale label(s) in {labels_f} ({whys})' if len(stale) else ''
+    msg = f'{len(stale)} stale label(s) in {shown or labels_f} ({whys})' if len(stale) else ''
     if todo:
-        have = f'{len(ids) - len(todo)} of {len(ids)} sampled windows have a current label in {labels_f}'
+        have = f'{len(ids) - len(todo)} of {len(ids)} sampled windows have a current label in {shown or labels_f}'
         return None, stale, '; '.join(x for x in [have, msg] if x)
     got = fresh.loc[ids].reset_index()[cols]
     ok, okp = (got.label == 'ok').sum(), got.label.isin(['ok', 'partial']).sum()
@@ -458,12 +460,12 @@ def sample_sheets(prof:Profile, draws:dict, samples:dict, keys:dict)->tuple[dict
     labels of each labelled sample, the ids of stale labels, and the readers' notes."""
     P = paths(prof); labelled, stale, notes = {}, {}, {}
     for name in draws:
-        lab, stale[name], notes[name] = read_strict_labels(samples[name], keys, strict_labels(prof, name))
+        shown = strict_labels(prof, name).relative_to(P.data.parent)       # no machine's path in the sheet
+        lab, stale[name], notes[name] = read_strict_labels(samples[name], keys, strict_labels(prof, name), shown)
         if lab is not None: labelled[name] = lab
         with atomic_path(P.results/f'precision_sample_{name}.md') as tmp:
-            Path(tmp).write_text(sample_markdown(name, draws[name][1], samples[name],
-                                                 strict_labels(prof, name).relative_to(P.data.parent),
-                                                 notes[name]), encoding='utf-8')
+            Path(tmp).write_text(sample_markdown(name, draws[name][1], samples[name], shown, notes[name]),
+                                 encoding='utf-8')
     return labelled, stale, notes
 
 def _write_or_remove(df:pd.DataFrame|None, path:Path):
