@@ -435,7 +435,7 @@ def joined_too_long(c:Candidate)->bool:
 
 # %% ../../nbs/05_windows.ipynb #4715e1b4
 def too_long(c:Candidate)->bool:
-    "The quotation is longer than `max_quote` sentences as the aligner found it."
+    "The quotation is longer than `max_quote` sentences, no pieces or continuation joined to it."
     return c.n > c.max_quote and not joined_too_long(c)
 
 # %% ../../nbs/05_windows.ipynb #3690a71b
