@@ -87,7 +87,7 @@ class DatasetChecksSettings:
 class QuoteTypesSettings:
     "06a_quote_types: the quote-type annotation study (section 2.3)."
     n_items:int = 200               # windows to annotate (the paper: 200); capped at the held-out windows that exist
-    annotators:tuple = ('annotator_1', 'annotator_2')   # one sheet each (two: Cohen's kappa; three or more: Fleiss')
+    annotators:tuple = ('annotator_1', 'annotator_2', 'annotator_3')   # one sheet each (3+: Fleiss' kappa)
     examples_per_type:int = 1       # Table 2-style examples per quote type
 
 # %% ../nbs/00_config.ipynb #c0f1a004

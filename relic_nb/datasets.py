@@ -10,22 +10,24 @@ from typing import NamedTuple
 import pandas as pd
 from .config import Profile, get_profile, paths, atomic_path, write_csv
 from .corpus import text_cache, Corpus, has_role, read_text, PARSE_VERSION, Gutenberg
+from .relic.quote_types import readers_note
 from .relic.task import read_relic, relic_key, score_submission
 from .gandalf.data import fold, load_gandalf, gandalf_corpus, book_paragraphs
 
 # %% auto #0
-__all__ = ['FORMAT', 'DATASETS', 'MANIFEST', 'VERSION_MARK', 'RELIC_SPLITS', 'VARIANTS', 'READER', 'RELIC_SECTIONS',
-           'GANDALF_SECTIONS', 'KINDS', 'DatasetError', 'sha256_of', 'manifest_text', 'parse_manifest',
-           'release_version', 'write_archive', 'verify_folder', 'archive_stem', 'unpack', 'find_release', 'jsonl_bytes',
-           'csv_bytes', 'work_provenance', 'split_id', 'relic_quotes', 'relic_files', 'read_book', 'text_sha256',
-           'variant_of', 'gandalf_files', 'relic_figures', 'gandalf_figures', 'FigureChecks', 'relic_checks',
-           'gandalf_checks', 'check_figures', 'size_category', 'card_header', 'datasheet', 'cross_checks',
-           'relic_card_head', 'relic_title', 'relic_motivation', 'relic_composition', 'relic_noise', 'relic_collection',
-           'relic_preprocessing', 'relic_uses', 'relic_distribution', 'relic_maintenance', 'relic_datasheet',
-           'gandalf_card_head', 'gandalf_title', 'gandalf_motivation', 'gandalf_composition', 'gandalf_noise',
-           'gandalf_collection', 'gandalf_uses', 'gandalf_distribution', 'gandalf_maintenance', 'gandalf_datasheet',
-           'GenericDoc', 'GenericQuery', 'TrecQrel', 'IRSplit', 'Release', 'RelicPD', 'GandalfPD', 'open_release',
-           'load', 'hf_data_files', 'build_release', 'relic_build', 'gandalf_build', 'write_datasheets', 'run_datasets']
+__all__ = ['FORMAT', 'DATASETS', 'MANIFEST', 'VERSION_MARK', 'RELIC_SPLITS', 'QUOTE_TYPE_TABLES', 'VARIANTS', 'READER',
+           'RELIC_SECTIONS', 'GANDALF_SECTIONS', 'KINDS', 'DatasetError', 'sha256_of', 'manifest_text',
+           'parse_manifest', 'release_version', 'write_archive', 'verify_folder', 'archive_stem', 'unpack',
+           'find_release', 'jsonl_bytes', 'csv_bytes', 'work_provenance', 'split_id', 'relic_quotes', 'relic_files',
+           'read_book', 'text_sha256', 'variant_of', 'gandalf_files', 'relic_figures', 'gandalf_figures',
+           'FigureChecks', 'relic_checks', 'gandalf_checks', 'check_figures', 'size_category', 'card_header',
+           'datasheet', 'cross_checks', 'relic_card_head', 'relic_title', 'relic_motivation', 'relic_composition',
+           'relic_noise', 'relic_quote_types', 'relic_collection', 'relic_preprocessing', 'relic_uses',
+           'relic_distribution', 'relic_maintenance', 'relic_datasheet', 'gandalf_card_head', 'gandalf_title',
+           'gandalf_motivation', 'gandalf_composition', 'gandalf_noise', 'gandalf_collection', 'gandalf_uses',
+           'gandalf_distribution', 'gandalf_maintenance', 'gandalf_datasheet', 'GenericDoc', 'GenericQuery', 'TrecQrel',
+           'IRSplit', 'Release', 'RelicPD', 'GandalfPD', 'open_release', 'load', 'hf_data_files', 'build_release',
+           'relic_build', 'gandalf_build', 'write_datasheets', 'run_datasets']
 
 # %% ../nbs/13_datasets.ipynb #58afb765
 FORMAT = 1                  # layout of a release (files, columns); the first part of every version
@@ -214,6 +216,8 @@ def relic_quotes(data:dict[str, dict], # split name -> its RELiC-format dict
                                           ignore_index=True)
 
 # %% ../nbs/13_datasets.ipynb #d673cbb1
+QUOTE_TYPE_TABLES = ('quote_types_distribution.csv', 'quote_types_agreement.csv', 'quote_types_readers.csv')
+
 def relic_files(profile:str|Profile)->tuple[dict[str, bytes|Path], pd.DataFrame]:
     "The data files of RELiC-PD (path in the release -> bytes or file) and its examples table."
     prof, P = get_profile(profile), paths(profile)
@@ -237,6 +241,8 @@ def relic_files(profile:str|Profile)->tuple[dict[str, bytes|Path], pd.DataFrame]
     files['provenance/blocks.csv'] = P.processed/'blocks.csv'
     for t in ('alignment_recall.csv', 'alignment_precision.csv', 'strict_verdicts.csv'):
         if (P.results/t).exists(): files[f'noise/{t}'] = P.results/t
+    for t in QUOTE_TYPE_TABLES:                                    # Table 2's study, where its sheets are complete
+        if (P.results/t).exists(): files[f'annotations/{t}'] = P.results/t
     return files, q
 
 # %% ../nbs/13_datasets.ipynb #a9bd4806
@@ -316,13 +322,15 @@ def relic_figures(q:pd.DataFrame, files:dict)->dict:
     noise = {t: pd.read_csv(io.BytesIO(Path(files[f'noise/{t}']).read_bytes()), keep_default_na=False)
              for t in ('alignment_recall.csv', 'alignment_precision.csv', 'strict_verdicts.csv')
              if f'noise/{t}' in files}
+    quote_types = {t: pd.read_csv(io.BytesIO(Path(files[f'annotations/{t}']).read_bytes()))
+                   for t in QUOTE_TYPE_TABLES if f'annotations/{t}' in files}
     return dict(table1=table1, splits=splits, beir=pd.DataFrame(beir, columns=['split', 'n', 'queries', 'docs']),
                 quote_sentences=q.n.value_counts().sort_index(),
                 quote_words=qw.describe(percentiles=[.1, .5, .9]).round(1),
                 context_words=ctx.describe(percentiles=[.1, .5, .9]).round(1), by_novel=by_novel,
                 blocks=blocks.outcome.value_counts(), recall=noise.get('alignment_recall.csv'),
                 precision=noise.get('alignment_precision.csv'), verdicts=noise.get('strict_verdicts.csv'),
-                ids=set(q.id))
+                ids=set(q.id), quote_types=quote_types)
 
 # %% ../nbs/13_datasets.ipynb #ec80d2cd
 def gandalf_figures(t:dict)->dict:
@@ -555,6 +563,25 @@ def relic_noise(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
 **Precision.** {prec_txt}
 """
 
+# %% ../nbs/13_datasets.ipynb #b3b8df40
+def _blank(d:pd.DataFrame)->pd.DataFrame:
+    "`d` with its missing cells blank and its whole numbers without a decimal point, for a markdown table."
+    d = d.convert_dtypes()
+    return d.astype(object).where(d.notna(), '')
+
+def relic_quote_types(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+    """Table 2's study of how the critics use their quotations (stage `06a_quote_types`): its distribution beside
+    the paper's, the agreement, and who read the sheets; nothing where the sheets are not complete."""
+    qt = f.get('quote_types') or {}
+    if 'quote_types_distribution.csv' not in qt: return ''
+    d, rd = qt['quote_types_distribution.csv'], qt.get('quote_types_readers.csv')
+    note = readers_note(rd, rd.annotator) if rd is not None else 'Who read the sheets is not recorded.'
+    ag = qt.get('quote_types_agreement.csv')
+    agree = ('' if ag is None else f" {ag.measure[0]}: {ag.kappa[0]:.2f} [{ag.lo95[0]:.2f}, {ag.hi95[0]:.2f}] over "
+             f"{ag['items'][0]} items; all annotators agree on {ag['all agree %'][0]:g}% of them.")
+    return (f"\n## Quote types\nHow the critics use the quotations of {d.majority.sum()} held-out windows (the "
+            f"paper's section 2.3; `annotations/quote_types_*.csv`):\n\n{_md(_blank(d))}\n\n{note}{agree}\n")
+
 # %% ../nbs/13_datasets.ipynb #d3b38a6f
 def relic_collection(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
     "Where the texts come from and how quotations are found."
@@ -608,7 +635,8 @@ Rebuilt by the compendium's last stage (`make datasets`); the version (`{version
 rebuild that changes nothing keeps it, and any change to the data gives a new one.
 """
 
-RELIC_SECTIONS = (relic_title, relic_motivation, relic_composition, relic_noise, relic_collection,
+RELIC_SECTIONS = (relic_title, relic_motivation, relic_composition, relic_noise, relic_quote_types,
+                  relic_collection,
                   relic_preprocessing, relic_uses, relic_distribution, relic_maintenance, cross_checks)
 
 def relic_datasheet(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:

@@ -13,9 +13,10 @@ from ..annotation import complete_sheets, fleiss_kappa, marked_html, read_items,
 from .task import load_relic
 
 # %% auto #0
-__all__ = ['QUOTE_TYPES', 'PAPER_TYPE_COUNTS', 'QUOTE_TYPE_INSTRUCTIONS', 'HELD_OUT', 'windows_frame', 'stratified_sample',
-           'quote_type_items', 'window_html', 'QuoteTypeAnnotator', 'majority_labels', 'type_distribution',
-           'type_examples', 'agreement', 'annotation_folder', 'analyse_quote_types', 'run_quote_types']
+__all__ = ['QUOTE_TYPES', 'PAPER_TYPE_COUNTS', 'READERS', 'QUOTE_TYPE_INSTRUCTIONS', 'HELD_OUT', 'windows_frame',
+           'stratified_sample', 'quote_type_items', 'window_html', 'QuoteTypeAnnotator', 'majority_labels',
+           'type_distribution', 'type_examples', 'kappa_interval', 'agreement', 'read_readers', 'readers_note',
+           'annotation_folder', 'analyse_quote_types', 'run_quote_types']
 
 # %% ../../nbs/06a_quote_types.ipynb #00da32dc
 QUOTE_TYPES = {   # label -> (name, definition shown to annotators; after the paper's section 2.3)
@@ -134,19 +135,60 @@ def type_examples(items:pd.DataFrame, labels:pd.DataFrame, per_type:int=1, seed:
                         columns=['quote type', 'item', 'book', 'critic', 'agreeing',
                                  'preceding context, primary source quotation, subsequent context'])
 
-def agreement(labels:pd.DataFrame, types:dict=QUOTE_TYPES)->pd.DataFrame:
-    """Agreement of the annotators: all-agree share, Cohen's kappa (two annotators) or Fleiss' kappa (three or more),
-    mean pairwise Cohen's kappa."""
+# %% ../../nbs/06a_quote_types.ipynb #ad0870fa
+def _kappa(labels:pd.DataFrame, types:dict)->float:
+    "Cohen's kappa of two annotators, Fleiss' kappa of three or more."
+    from sklearn.metrics import cohen_kappa_score
+    a = labels.columns
+    return (float(cohen_kappa_score(labels[a[0]], labels[a[1]], labels=list(types))) if len(a) == 2
+            else fleiss_kappa(labels, list(types)))
+
+def kappa_interval(labels:pd.DataFrame, types:dict=QUOTE_TYPES, n_boot:int=1000, seed:int=SEED)->tuple[float, float]:
+    "A 95% bootstrap interval of the kappa: items resampled with replacement, `n_boot` times (seeded)."
+    rng, n = np.random.default_rng(seed), len(labels)
+    ks = [_kappa(labels.iloc[rng.integers(0, n, n)], types) for _ in range(n_boot)]
+    ks = np.array([k for k in ks if np.isfinite(k)])
+    return (float(np.percentile(ks, 2.5)), float(np.percentile(ks, 97.5))) if len(ks) else (np.nan, np.nan)
+
+def agreement(labels:pd.DataFrame, types:dict=QUOTE_TYPES, seed:int=SEED)->pd.DataFrame:
+    """Agreement of the annotators: all-agree share, Cohen's kappa (two annotators) or Fleiss' kappa (three or more)
+    with its 95% bootstrap interval, mean pairwise Cohen's kappa."""
     from itertools import combinations
     from sklearn.metrics import cohen_kappa_score
     k = labels.shape[1]
     if k < 2: raise ValueError('agreement needs at least two complete sheets')
     pair = [cohen_kappa_score(labels[a], labels[b], labels=list(types)) for a, b in combinations(labels.columns, 2)]
+    lo, hi = kappa_interval(labels, types, seed=seed)
     return pd.DataFrame([dict(annotators=k, items=len(labels),
                               **{'all agree %': round(100 * float((labels.nunique(axis=1) == 1).mean()), 1)},
                               measure="Cohen's kappa" if k == 2 else "Fleiss' kappa",
-                              kappa=round(pair[0] if k == 2 else fleiss_kappa(labels, list(types)), 3),
+                              kappa=round(_kappa(labels, types), 3), lo95=round(lo, 3), hi95=round(hi, 3),
                               **{"mean pairwise Cohen's kappa": round(float(np.mean(pair)), 3)})])
+
+# %% ../../nbs/06a_quote_types.ipynb #e8af7fda
+READERS = 'readers.tsv'   # in the annotation folder: annotator, kind (human | automated), reader
+
+def read_readers(folder:Path)->pd.DataFrame:
+    "The folder's `readers.tsv` (empty, with its columns, where there is none)."
+    f = Path(folder)/READERS
+    if not f.exists(): return pd.DataFrame(columns=['annotator', 'kind', 'reader'])
+    r = pd.read_csv(f, sep='\t', dtype=str, keep_default_na=False)
+    if missing := {'annotator', 'kind', 'reader'} - set(r.columns):
+        raise ValueError(f'{f} lacks the column(s) {sorted(missing)}: it needs annotator, kind, reader (tab-separated)')
+    if bad := sorted(set(r.kind) - {'human', 'automated'}):
+        raise ValueError(f"{f}: kind must be 'human' or 'automated', not {bad}")
+    return r
+
+def readers_note(readers:pd.DataFrame, annotators)->str:
+    "The sentence saying who read the complete sheets of `annotators`."
+    r = readers.set_index('annotator').reindex(list(annotators))
+    if r.reader.isna().any():
+        return f"Who read the sheets of {', '.join(r.index[r.reader.isna()])} is not recorded (`{READERS}`)."
+    said = ' '.join(f"{', '.join(g.index)}: {reader}." for reader, g in r.groupby('reader', sort=False))
+    if (r.kind == 'automated').any():
+        said += (' These are readings by automated readers following the written guidelines, not a study of human '
+                 'experts; the sheets stay open for one (`QuoteTypeAnnotator`).')
+    return 'Readers: ' + said
 
 # %% ../../nbs/06a_quote_types.ipynb #e9fa036a
 def annotation_folder(profile:str|Profile)->Path:
@@ -160,7 +202,10 @@ def analyse_quote_types(folder:Path, examples_per_type:int=1, seed:int=SEED, ver
     if labels is None: return dict(progress=prog, complete=False)
     out = dict(progress=prog, complete=True, labels=labels, distribution=type_distribution(labels),
                examples=type_examples(read_items(folder), labels, examples_per_type, seed))
-    if labels.shape[1] >= 2: out['agreement'] = agreement(labels)
+    out['readers'] = (read_readers(folder).set_index('annotator').reindex(labels.columns).rename_axis('annotator')
+                      .reset_index())
+    out['note'] = readers_note(read_readers(folder), labels.columns)
+    if labels.shape[1] >= 2: out['agreement'] = agreement(labels, seed=seed)
     else: say('Quote types: one complete sheet, so no agreement yet.')
     return out
 
@@ -198,5 +243,6 @@ def run_quote_types(profile:str|Profile)->dict:
     if res['complete']:
         write_csv(res['distribution'], P.results/'quote_types_distribution.csv')
         write_csv(res['examples'], P.results/'quote_types_examples.csv')
+        write_csv(res['readers'], P.results/'quote_types_readers.csv')      # who read the sheets: Table 2's caption
         if 'agreement' in res: write_csv(res['agreement'], P.results/'quote_types_agreement.csv')
     return dict(res, items=read_items(folder), sheets=status, sample=per_book, heldout=held, folder=folder)
