@@ -82,6 +82,7 @@ class DatasetChecksSettings:
                      'tune6:100:7979', 'tune7:100:8989', 'fresh:100:9090')   # 'name:windows:seed', in order
     excerpt_chars:int = 400         # characters of the critic's file shown each side of the quotation (whole lines)
     novel_neighbours:int = 3        # novel sentences shown before and after the gold
+    verified:str = 'verified:60:6060'   # 'name:windows:seed' of the second reading of the windows read ok
 
 @dataclass(frozen=True)
 class QuoteTypesSettings:
@@ -570,10 +571,11 @@ DATA_STAGES = [   # RELiC-PD from the texts: the corpus, then cleaning, sentence
     Stage('06_dataset_checks', 'relic', 'relic.dataset_checks', 'run_checks', 'dataset_checks',
           ('03_segment', '05_windows'),
           ('results/alignment_recall.csv', 'results/precision_sample_*.md', 'results/strict_precision.csv',
-           'results/alignment_precision.csv', 'results/strict_agreement.csv', 'results/strict_verdicts.csv'),
+           'results/alignment_precision.csv', 'results/strict_agreement.csv', 'results/strict_verdicts.csv',
+           'results/strict_verified_agreement.csv'),
            builds_relic_pd=True,
           optional=('results/strict_precision.csv', 'results/alignment_precision.csv', 'results/strict_agreement.csv',
-                    'results/strict_verdicts.csv'), params=('n_workers',)),
+                    'results/strict_verdicts.csv', 'results/strict_verified_agreement.csv'), params=('n_workers',)),
     Stage('06a_quote_types', 'relic', 'relic.quote_types', 'run_quote_types', 'quote_types', ('05_windows',),
           ('results/annotations/quote_types/*', 'results/quote_type*.csv')),
 ]

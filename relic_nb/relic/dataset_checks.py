@@ -23,8 +23,8 @@ __all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'shared_runs', 
            'window_key', 'ReadWindow', 'all_windows', 'precision_sample', 'RawText', 'locate', 'critic_extent',
            'critic_excerpt', 'novel_neighbours', 'window_markdown', 'wilson', 'current_labels', 'read_strict_labels',
            'precision_table', 'reader_agreement', 'labels_from_markdown', 'with_sources', 'strict_labels',
-           'sample_markdown', 'Sample', 'precision_samples', 'strict_verdicts', 'read_verdicts', 'recall_scan',
-           'draw_samples', 'sample_sheets', 'sample_agreement', 'run_checks']
+           'sample_markdown', 'Sample', 'sample_of', 'precision_samples', 'strict_verdicts', 'read_verdicts',
+           'recall_scan', 'draw_samples', 'sample_sheets', 'sample_agreement', 'verified_check', 'run_checks']
 
 # %% ../../nbs/06_dataset_checks.ipynb #28279f29
 def shared_runs(critics:dict[str, list[str]], # critic -> its words
@@ -397,15 +397,15 @@ class Sample(NamedTuple):
     seed:int
 
 # %% ../../nbs/06_dataset_checks.ipynb #d7a5cdfb
+def sample_of(spec:str, setting:str='dataset_checks.samples')->Sample:
+    "The `Sample` of a 'name:windows:seed' spec; refuses another shape, naming the setting."
+    m = re.fullmatch(r'(\w+):(\d+):(\d+)', spec)
+    if not m: raise ValueError(f"{setting}: {spec!r} is not 'name:windows:seed' (e.g. 'fresh:100:9090')")
+    return Sample(m[1], int(m[2]), int(m[3]))
+
 def precision_samples(settings:DatasetChecksSettings)->list[Sample]:
     "The samples of `settings.samples` ('name:windows:seed'), in drawing order."
-    out = []
-    for spec in settings.samples:
-        m = re.fullmatch(r'(\w+):(\d+):(\d+)', spec)
-        if not m:
-            raise ValueError(f"dataset_checks.samples: {spec!r} is not 'name:windows:seed' (e.g. 'fresh:100:9090')")
-        out.append(Sample(m[1], int(m[2]), int(m[3])))
-    return out
+    return [sample_of(spec) for spec in settings.samples]
 
 def strict_verdicts(windows:list[ReadWindow], # `all_windows`
                     label_files:dict, # sample -> its labels file, in sample order (files that do not exist are skipped)
@@ -479,6 +479,25 @@ def sample_agreement(prof:Profile, names:list, samples:dict, keys:dict)->list[pd
                              [w.id for w in samples[n]]).assign(sample=n)
             for n in names if (f := strict_labels(prof, f'{n}_second')).exists() and strict_labels(prof, n).exists()]
 
+# %% ../../nbs/06_dataset_checks.ipynb #b52e9cf7
+def verified_check(prof:Profile, windows:list[ReadWindow], verdicts:pd.DataFrame, keys:dict,
+                   novel_sents:dict)->pd.DataFrame|None:
+    """Writes the sheet of the verified tier's second reading (a seeded sample of the windows read `ok` as they are
+    now); returns how its labels agree with the first reading's (None until there are labels, or no `ok` window)."""
+    P, s = paths(prof), prof.dataset_checks
+    name, size, seed = sample_of(s.verified, 'dataset_checks.verified')
+    ok = set(verdicts.id[verdicts.label == 'ok']) if len(verdicts) else set()
+    if not ok: return None
+    drawn = with_sources(prof, precision_sample([w for w in windows if w.id in ok], size, seed), s.excerpt_chars,
+                         s.novel_neighbours, novel_sents)
+    f = strict_labels(prof, f'{name}_second'); shown = f.relative_to(P.data.parent)
+    _, _, note = read_strict_labels(drawn, keys, f, shown)
+    with atomic_path(P.results/f'precision_sample_{name}.md') as tmp:
+        Path(tmp).write_text(sample_markdown(name, seed, drawn, shown, note), encoding='utf-8')
+    if not f.exists(): return None
+    first = verdicts.set_index('id')[['label', 'note']]
+    return reader_agreement(first, current_labels(f, keys)[0], [w.id for w in drawn]).assign(sample=name)
+
 # %% ../../nbs/06_dataset_checks.ipynb #8f35560a
 def run_checks(profile:str|Profile)->dict:
     """The recall scan and the strict precision samples (and their precision, where current labels cover them);
@@ -502,5 +521,8 @@ def run_checks(profile:str|Profile)->dict:
     verdicts = strict_verdicts(windows, {n: strict_labels(prof, n) for n in draws})
     _write_or_remove(verdicts.sort_values('id', ignore_index=True) if len(verdicts) else None,
                      P.results/'strict_verdicts.csv')
+    verified = verified_check(prof, windows, verdicts, keys, novel_sents)
+    _write_or_remove(verified, P.results/'strict_verified_agreement.csv')
     return dict(runs=acc, recall=recall, accounted=accounted, samples=samples, labels=labelled, stale=stale,
-                notes=notes, precision=table, agreement=pd.concat(agree) if agree else None)
+                notes=notes, precision=table, agreement=pd.concat(agree) if agree else None,
+                verified=verified)
