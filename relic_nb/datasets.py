@@ -290,6 +290,12 @@ def gandalf_files(profile:str|Profile)->tuple[dict[str, bytes|Path], dict]:
 def _words(sents:list[str])->int: return len(' '.join(sents).split())
 
 # %% ../nbs/13_datasets.ipynb #fcd6c2ed
+def _shipped(files:dict, folder:str, names, **kw)->dict[str, pd.DataFrame]:
+    "The tables `names` that the release ships under `folder/`, read back (`kw` for `read_csv`)."
+    return {t: pd.read_csv(io.BytesIO(Path(files[f'{folder}/{t}']).read_bytes()), **kw)
+            for t in names if f'{folder}/{t}' in files}
+
+# %% ../nbs/13_datasets.ipynb #4b3f2d7b
 def relic_figures(q:pd.DataFrame, files:dict)->dict:
     "The datasheet's figures of RELiC-PD, from its examples table and files."
     ctx, qw = q.left.map(_words) + q.right.map(_words), q.quote.map(_words)
@@ -319,11 +325,9 @@ def relic_figures(q:pd.DataFrame, files:dict)->dict:
                                                              title=('title', 'first')).reset_index()
     by_novel['sentences'] = by_novel.title.map(sents)
     blocks = pd.read_csv(io.BytesIO(Path(files['provenance/blocks.csv']).read_bytes()))
-    noise = {t: pd.read_csv(io.BytesIO(Path(files[f'noise/{t}']).read_bytes()), keep_default_na=False)
-             for t in ('alignment_recall.csv', 'alignment_precision.csv', 'strict_verdicts.csv')
-             if f'noise/{t}' in files}
-    quote_types = {t: pd.read_csv(io.BytesIO(Path(files[f'annotations/{t}']).read_bytes()))
-                   for t in QUOTE_TYPE_TABLES if f'annotations/{t}' in files}
+    noise = _shipped(files, 'noise', ('alignment_recall.csv', 'alignment_precision.csv', 'strict_verdicts.csv'),
+                     keep_default_na=False)
+    quote_types = _shipped(files, 'annotations', QUOTE_TYPE_TABLES)
     return dict(table1=table1, splits=splits, beir=pd.DataFrame(beir, columns=['split', 'n', 'queries', 'docs']),
                 quote_sentences=q.n.value_counts().sort_index(),
                 quote_words=qw.describe(percentiles=[.1, .5, .9]).round(1),
