@@ -1326,6 +1326,7 @@ d = { 'settings': { 'branch': 'main',
                                 'relic_nb.stats.resample_counts': ('stats.html#resample_counts', 'relic_nb/stats.py'),
                                 'relic_nb.stats.round_figures': ('stats.html#round_figures', 'relic_nb/stats.py'),
                                 'relic_nb.stats.sign_flip_pvalues': ('stats.html#sign_flip_pvalues', 'relic_nb/stats.py'),
+                                'relic_nb.stats.statistic_interval': ('stats.html#statistic_interval', 'relic_nb/stats.py'),
                                 'relic_nb.stats.verdict': ('stats.html#verdict', 'relic_nb/stats.py')},
             'relic_nb.testing': { 'relic_nb.testing.serve_texts': ('testing.html#serve_texts', 'relic_nb/testing.py'),
                                   'relic_nb.testing.typed_numbers': ('testing.html#typed_numbers', 'relic_nb/testing.py')}}}

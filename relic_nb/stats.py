@@ -10,8 +10,8 @@ from .config import SEED
 
 # %% auto #0
 __all__ = ['DIGITS', 'LOWER_IS_BETTER', 'resample_counts', 'bootstrap_means', 'percentile_interval', 'bootstrap_ci',
-           'rank_metrics', 'metric_scale', 'ranks_intervals', 'round_figures', 'flip_signs', 'sign_flip_pvalues',
-           'holm', 'verdict', 'paired_difference', 'compare_runs', 'group_intervals']
+           'statistic_interval', 'rank_metrics', 'metric_scale', 'ranks_intervals', 'round_figures', 'flip_signs',
+           'sign_flip_pvalues', 'holm', 'verdict', 'paired_difference', 'compare_runs', 'group_intervals']
 
 # %% ../nbs/00d_stats.ipynb #cfc95d81
 def resample_counts(n:int, # items
@@ -53,6 +53,17 @@ def bootstrap_ci(values, # per-item values: items, or items x statistics
     out = pd.DataFrame(dict(value=v2.mean(axis=0), lo=lo, hi=hi, n=len(v2)))
     if isinstance(values, pd.DataFrame): out.index = values.columns
     return out
+
+# %% ../nbs/00d_stats.ipynb #dc8eb09d
+def statistic_interval(n:int, # items
+                       stat, # item indices -> the statistic on those items (NaN where it is undefined)
+                       n_boot:int=1000, seed:int=SEED)->tuple[float, float]:
+    """The 95% percentile interval of `stat` over `n_boot` seeded resamples of `n` items with replacement, undefined
+    resamples left out; (nan, nan) without items."""
+    if not n: return np.nan, np.nan
+    rng = np.random.default_rng(seed)
+    boot = np.array([stat(rng.integers(0, n, n)) for _ in range(n_boot)], dtype=float)
+    return float(np.nanpercentile(boot, 2.5)), float(np.nanpercentile(boot, 97.5))
 
 # %% ../nbs/00d_stats.ipynb #c5683634
 def rank_metrics(ranks, # per-quote gold ranks (1 = first)

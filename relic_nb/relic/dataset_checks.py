@@ -14,6 +14,7 @@ import pandas as pd
 from ..config import (SEED, DatasetChecksSettings, Profile, get_profile, paths, parallel_map, atomic_path,
                              write_csv, words)
 from .align import MIN_TOKENS, Block, align_path, read_alignment
+from ..stats import statistic_interval
 from .task import read_relic
 from ..corpus import Corpus, decode_text
 from .segment import load_sentences, segmentation_table, criticism_paragraphs
@@ -309,11 +310,9 @@ def reader_agreement(first:pd.DataFrame, second:pd.DataFrame,
         rows.append(dict(measure=name, value=round(k / max(n, 1), 4), lo95=round(lo, 4), hi95=round(hi, 4)))
     def kappa(name, x, y):
         kap = lambda i: cohen_kappa_score(x[i], y[i]) if len(set(x[i]) | set(y[i])) > 1 else 1.0
-        rng = np.random.default_rng(seed)
-        boot = [kap(rng.integers(0, n, n)) for _ in range(draws)] if n else [np.nan]
+        lo, hi = statistic_interval(n, kap, draws, seed)
         rows.append(dict(measure=name, value=round(float(kap(np.arange(n))), 4) if n else np.nan,
-                         lo95=round(float(np.nanpercentile(boot, 2.5)), 4),
-                         hi95=round(float(np.nanpercentile(boot, 97.5)), 4)))
+                         lo95=round(lo, 4), hi95=round(hi, 4)))
     share('same label', (a == b).sum()); share('same verdict (ok or not)', ((a == 'ok') == (b == 'ok')).sum())
     kappa("Cohen's kappa, five labels", a, b); kappa("Cohen's kappa, ok or not", a == 'ok', b == 'ok')
     share('ok, first reading', (a == 'ok').sum()); share('ok, second reading', (b == 'ok').sum())

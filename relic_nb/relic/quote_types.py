@@ -11,6 +11,7 @@ import pandas as pd
 from ..config import SEED, Profile, get_profile, paths, write_csv
 from ..annotation import complete_sheets, fleiss_kappa, marked_html, read_items, SheetAnnotator, write_sheets
 from .task import load_relic
+from ..stats import statistic_interval
 
 # %% auto #0
 __all__ = ['QUOTE_TYPES', 'PAPER_TYPE_COUNTS', 'READERS', 'QUOTE_TYPE_INSTRUCTIONS', 'HELD_OUT', 'windows_frame',
@@ -145,10 +146,7 @@ def _kappa(labels:pd.DataFrame, types:dict)->float:
 
 def kappa_interval(labels:pd.DataFrame, types:dict=QUOTE_TYPES, n_boot:int=1000, seed:int=SEED)->tuple[float, float]:
     "A 95% bootstrap interval of the kappa: items resampled with replacement, `n_boot` times (seeded)."
-    rng, n = np.random.default_rng(seed), len(labels)
-    ks = [_kappa(labels.iloc[rng.integers(0, n, n)], types) for _ in range(n_boot)]
-    ks = np.array([k for k in ks if np.isfinite(k)])
-    return (float(np.percentile(ks, 2.5)), float(np.percentile(ks, 97.5))) if len(ks) else (np.nan, np.nan)
+    return statistic_interval(len(labels), lambda i: _kappa(labels.iloc[i], types), n_boot, seed)
 
 def agreement(labels:pd.DataFrame, types:dict=QUOTE_TYPES, seed:int=SEED)->pd.DataFrame:
     """Agreement of the annotators: all-agree share, Cohen's kappa (two annotators) or Fleiss' kappa (three or more)
