@@ -10,7 +10,7 @@ from typing import NamedTuple
 import pandas as pd
 from .config import Profile, get_profile, paths, atomic_path, write_csv
 from .corpus import text_cache, Corpus, has_role, read_text, PARSE_VERSION, Gutenberg
-from .relic.quote_types import readers_note
+from .relic.quote_types import table2_caption
 from .relic.task import read_relic, relic_key, score_submission
 from .gandalf.data import fold, load_gandalf, gandalf_corpus, book_paragraphs
 
@@ -578,13 +578,10 @@ def relic_quote_types(f:dict, checks:pd.DataFrame, version:str, profile:str)->st
     the paper's, the agreement, and who read the sheets; nothing where the sheets are not complete."""
     qt = f.get('quote_types') or {}
     if 'quote_types_distribution.csv' not in qt: return ''
-    d, rd = qt['quote_types_distribution.csv'], qt.get('quote_types_readers.csv')
-    note = readers_note(rd, rd.annotator) if rd is not None else 'Who read the sheets is not recorded.'
-    ag = qt.get('quote_types_agreement.csv')
-    agree = ('' if ag is None else f" {ag.measure[0]}: {ag.kappa[0]:.2f} [{ag.lo95[0]:.2f}, {ag.hi95[0]:.2f}] over "
-             f"{ag['items'][0]} items; all annotators agree on {ag['all agree %'][0]:g}% of them.")
+    d = qt['quote_types_distribution.csv']
+    caption = table2_caption(qt.get('quote_types_readers.csv'), qt.get('quote_types_agreement.csv'))
     return (f"\n## Quote types\nHow the critics use the quotations of {d.majority.sum()} held-out windows (the "
-            f"paper's section 2.3; `annotations/quote_types_*.csv`):\n\n{_md(_blank(d))}\n\n{note}{agree}\n")
+            f"paper's section 2.3; `annotations/quote_types_*.csv`):\n\n{_md(_blank(d))}\n\n{caption}\n")
 
 # %% ../nbs/13_datasets.ipynb #d3b38a6f
 def relic_collection(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:

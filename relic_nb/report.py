@@ -13,7 +13,7 @@ from .config import (PROFILES, REGISTRY, Profile, atomic_path, get_profile, owne
 from .relic.retrieval import PAPER_TABLE_A9, PAPER_AVG_CANDIDATES, TABLE3_COLUMNS, beside_paper
 from .relic.task import KS, by_length, read_ranks, recall_summary, table3, table3_runs
 from .relic.human_proxy import proxy_folder, read_proxy_column, PAPER_TABLE4
-from .relic.quote_types import PAPER_TYPE_COUNTS, readers_note
+from .relic.quote_types import PAPER_TYPE_COUNTS, table2_caption
 from .stats import DIGITS, compare_runs, group_intervals, ranks_intervals
 from .gandalf.baselines import COLUMNS, accuracy_table
 from .relic.dataset_checks import read_verdicts
@@ -517,13 +517,7 @@ def quote_types_section(rep:Report):
     qt = rep.P.results/'quote_types_distribution.csv'
     if qt.exists():
         rep.add(md(pd.read_csv(qt)))
-        rd, ag = rep.table('quote_types_readers.csv'), rep.table('quote_types_agreement.csv')
-        note = readers_note(rd, rd.annotator) if rd is not None else 'Who read the sheets is not recorded.'
-        if ag is not None:
-            a = ag.iloc[0]
-            note += (f" {a.measure}: {a.kappa:.2f} [{a.lo95:.2f}, {a.hi95:.2f}] over {a['items']} items; all "
-                     f"annotators agree on {a['all agree %']:g}% of them.")
-        rep.add(note)
+        rep.add(table2_caption(rep.table('quote_types_readers.csv'), rep.table('quote_types_agreement.csv')))
     else:
         n = PAPER_TYPE_COUNTS
         rep.add(f'*Awaiting annotations*: the sheets are in `results/{rep.prof.name}/annotations/quote_types/`; the '

@@ -17,7 +17,7 @@ from ..stats import statistic_interval
 __all__ = ['QUOTE_TYPES', 'PAPER_TYPE_COUNTS', 'READERS', 'QUOTE_TYPE_INSTRUCTIONS', 'HELD_OUT', 'windows_frame',
            'stratified_sample', 'quote_type_items', 'window_html', 'QuoteTypeAnnotator', 'majority_labels',
            'type_distribution', 'type_examples', 'kappa_interval', 'agreement', 'read_readers', 'readers_note',
-           'annotation_folder', 'analyse_quote_types', 'run_quote_types']
+           'table2_caption', 'annotation_folder', 'analyse_quote_types', 'run_quote_types']
 
 # %% ../../nbs/06a_quote_types.ipynb #00da32dc
 QUOTE_TYPES = {   # label -> (name, definition shown to annotators; after the paper's section 2.3)
@@ -188,6 +188,17 @@ def readers_note(readers:pd.DataFrame, annotators)->str:
                  'experts; the sheets stay open for one (`QuoteTypeAnnotator`).')
     return 'Readers: ' + said
 
+def table2_caption(readers:pd.DataFrame|None, # `quote_types_readers.csv`
+                   agreement:pd.DataFrame|None, # `quote_types_agreement.csv`
+                  )->str:
+    "Table 2's caption, in 06a, the report and the datasheet: who read the sheets and how far they agree."
+    note = readers_note(readers, readers.annotator) if readers is not None else 'Who read the sheets is not recorded.'
+    if agreement is not None:
+        a = agreement.iloc[0]
+        note += (f" {a.measure}: {a.kappa:.2f} [{a.lo95:.2f}, {a.hi95:.2f}] over {a['items']} items; all "
+                 f"annotators agree on {a['all agree %']:g}% of them.")
+    return note
+
 # %% ../../nbs/06a_quote_types.ipynb #e9fa036a
 def annotation_folder(profile:str|Profile)->Path:
     "Where the quote-type sheets of a profile live."
@@ -200,9 +211,9 @@ def analyse_quote_types(folder:Path, examples_per_type:int=1, seed:int=SEED, ver
     if labels is None: return dict(progress=prog, complete=False)
     out = dict(progress=prog, complete=True, labels=labels, distribution=type_distribution(labels),
                examples=type_examples(read_items(folder), labels, examples_per_type, seed))
-    out['readers'] = (read_readers(folder).set_index('annotator').reindex(labels.columns).rename_axis('annotator')
-                      .reset_index())
-    out['note'] = readers_note(read_readers(folder), labels.columns)
+    rd = read_readers(folder)
+    out['readers'] = rd.set_index('annotator').reindex(labels.columns).rename_axis('annotator').reset_index()
+    out['note'] = readers_note(rd, labels.columns)
     if labels.shape[1] >= 2: out['agreement'] = agreement(labels, seed=seed)
     else: say('Quote types: one complete sheet, so no agreement yet.')
     return out
