@@ -25,7 +25,8 @@ __all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'shared_runs', 
            'critic_excerpt', 'novel_neighbours', 'window_markdown', 'wilson', 'current_labels', 'read_strict_labels',
            'precision_table', 'reader_agreement', 'labels_from_markdown', 'with_sources', 'strict_labels',
            'sample_markdown', 'Sample', 'sample_of', 'precision_samples', 'strict_verdicts', 'read_verdicts',
-           'recall_scan', 'draw_samples', 'sample_sheets', 'sample_agreement', 'verified_check', 'run_checks']
+           'recall_scan', 'draw_samples', 'reading_sheet', 'sample_sheets', 'sample_agreement', 'verified_check',
+           'run_checks']
 
 # %% ../../nbs/06_dataset_checks.ipynb #28279f29
 def shared_runs(critics:dict[str, list[str]], # critic -> its words
@@ -454,17 +455,24 @@ def draw_samples(prof:Profile, windows:list[ReadWindow], novel_sents:dict)->tupl
     return draws, {name: [read[w.id] for w in d] for name, d in drawn.items()}
 
 # %% ../../nbs/06_dataset_checks.ipynb #f08b7133
+def reading_sheet(prof:Profile, name:str, seed:int, sample:list[ReadWindow], keys:dict,
+                  labels:str|None=None)->tuple[pd.DataFrame|None, pd.DataFrame, str]:
+    """Writes a sample's reading sheet (`precision_sample_<name>.md`), which names its labels file
+    (`strict_labels(prof, labels or name)`); returns `read_strict_labels` of that file."""
+    P, f = paths(prof), strict_labels(prof, labels or name)
+    shown = f.relative_to(P.data.parent)                                 # no machine's path in the sheet
+    lab, stale, note = read_strict_labels(sample, keys, f, shown)
+    with atomic_path(P.results/f'precision_sample_{name}.md') as tmp:
+        Path(tmp).write_text(sample_markdown(name, seed, sample, shown, note), encoding='utf-8')
+    return lab, stale, note
+
 def sample_sheets(prof:Profile, draws:dict, samples:dict, keys:dict)->tuple[dict, dict, dict]:
     """Writes each sample's reading sheet (`precision_sample_<name>.md`) and reads its labels; returns the current
     labels of each labelled sample, the ids of stale labels, and the readers' notes."""
-    P = paths(prof); labelled, stale, notes = {}, {}, {}
+    labelled, stale, notes = {}, {}, {}
     for name in draws:
-        shown = strict_labels(prof, name).relative_to(P.data.parent)       # no machine's path in the sheet
-        lab, stale[name], notes[name] = read_strict_labels(samples[name], keys, strict_labels(prof, name), shown)
+        lab, stale[name], notes[name] = reading_sheet(prof, name, draws[name][1], samples[name], keys)
         if lab is not None: labelled[name] = lab
-        with atomic_path(P.results/f'precision_sample_{name}.md') as tmp:
-            Path(tmp).write_text(sample_markdown(name, draws[name][1], samples[name], shown, notes[name]),
-                                 encoding='utf-8')
     return labelled, stale, notes
 
 def _write_or_remove(df:pd.DataFrame|None, path:Path):
@@ -483,17 +491,14 @@ def verified_check(prof:Profile, windows:list[ReadWindow], verdicts:pd.DataFrame
                    novel_sents:dict)->pd.DataFrame|None:
     """Writes the sheet of the verified tier's second reading (a seeded sample of the windows read `ok` as they are
     now); returns how its labels agree with the first reading's (None until there are labels, or no `ok` window)."""
-    P, s = paths(prof), prof.dataset_checks
+    s = prof.dataset_checks
     name, size, seed = sample_of(s.verified, 'dataset_checks.verified')
     ok = set(verdicts.id[verdicts.label == 'ok']) if len(verdicts) else set()
     if not ok: return None
     drawn = with_sources(prof, precision_sample([w for w in windows if w.id in ok], size, seed), s.excerpt_chars,
                          s.novel_neighbours, novel_sents)
-    f = strict_labels(prof, f'{name}_second'); shown = f.relative_to(P.data.parent)
-    _, _, note = read_strict_labels(drawn, keys, f, shown)
-    with atomic_path(P.results/f'precision_sample_{name}.md') as tmp:
-        Path(tmp).write_text(sample_markdown(name, seed, drawn, shown, note), encoding='utf-8')
-    if not f.exists(): return None
+    reading_sheet(prof, name, seed, drawn, keys, labels=f'{name}_second')
+    if not (f := strict_labels(prof, f'{name}_second')).exists(): return None
     first = verdicts.set_index('id')[['label', 'note']]
     return reader_agreement(first, current_labels(f, keys)[0], [w.id for w in drawn]).assign(sample=name)
 
