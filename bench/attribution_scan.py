@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from relic_nb.config import paths                                         # noqa: E402
 from relic_nb.corpus import load_works, read_text                         # noqa: E402
+from relic_nb.relic.dataset_checks import all_windows                    # noqa: E402
 from relic_nb.relic.segment import load_sentences                         # noqa: E402
-from relic_nb.relic.task import read_relic                                # noqa: E402
 from relic_nb.relic.windows import NGRAM, BookText, novel_share           # noqa: E402
 
 
@@ -29,17 +29,6 @@ def extra_texts(mirror:Path)->dict[str, tuple[str, str, list[str]]]:
     return {r.slug: (r.author, r.kind,
                      [p for c in read_text((mirror/r.file).read_bytes(), r.slug) for p in c.paragraphs])
             for r in m.itertuples()}
-
-
-def windows(profile:str)->pd.DataFrame:
-    "One row per window of the profile: id, split, novel, gold text."
-    rows = []
-    for split in ('train', 'val', 'test'):
-        for title, b in read_relic(paths(profile).processed/'relic'/f'{split}.json').items():
-            for qid, (left, start, n, right) in b['quotes'].items():
-                rows.append(dict(id=qid, split=split, novel=qid.split('.', 1)[0],
-                                 gold=' '.join(b['sentences'][start:start + n])))
-    return pd.DataFrame(rows)
 
 
 def main(argv=None)->int:
@@ -52,7 +41,8 @@ def main(argv=None)->int:
         sys.exit(f'No extra/MANIFEST.tsv under {mirror}: set RELIC_NB_CORPUS to the local mirror.')
     works = load_works(ROOT/'data'/'works.tsv').set_index('slug')
     author = lambda slug: works.author.get(slug, '')
-    win = windows(a.profile)
+    win = pd.DataFrame([dict(id=w.id, split=w.split, novel=w.novel, gold=' '.join(w.quote))
+                        for w in all_windows(paths(a.profile).processed/'relic')])
     books = {s: (au, kind, BookText(pars)) for s, (au, kind, pars) in extra_texts(mirror).items()}
     for novel in sorted(set(win.novel)):
         books[novel] = (author(novel), 'novel (RELiC-PD)', BookText(load_sentences(a.profile, novel)['sentences']))

@@ -14,7 +14,7 @@ from ..config import (SEED, DenseTraining, Profile, atomic_path, check_precision
                              pick_device, set_seed,
                              write_csv, write_json)
 from .retrieval import (DenseRetriever, Retrievers, model_path, run_summary, score_runs, unit)
-from .task import (CandidateSet, Run, card_path, evaluate_retriever, load_relic, parse_context,
+from .task import (KS, CandidateSet, Run, card_path, evaluate_retriever, load_relic, parse_context,
                                  quotes_table, read_ranks, recall_summary, relic_file, run_slug, table3_runs,
                                  write_ranks)
 from ..corpus import Corpus
@@ -22,14 +22,14 @@ from .segment import load_sentences
 from ..runner import parse_overrides
 
 # %% auto #0
-__all__ = ['EVIDENCE_PROMPTS', 'CURVE_COLUMNS', 'DenseConfig', 'dense_config', 'pool', 'overlap_mask', 'contrastive_loss',
-           'DualEncoder', 'pairs_table', 'curve_subset', 'subset_split', 'BookBatchSampler', 'encode_texts',
-           'QuoteVectors', 'val_pool', 'pool_recall', 'TrainingInterrupted', 'data_key', 'share_label', 'run_dir',
-           'save_model', 'training_pairs', 'negative_banks', 'training_loader', 'optimizer', 'accelerator', 'Training',
-           'new_state', 'train_dense', 'DenseRelicRetriever', 'latest_model', 'plot_training', 'head_to_head',
-           'disagreements', 'per_quote_ranks', 'compare_with_bm25', 'find_evidence', 'evidence_prompts',
-           'evidence_table', 'run_params', 'dense_relic_builder', 'check_parts', 'curve_rank_path', 'read_curve',
-           'curve_points', 'dense_runs', 'dense_analyses', 'run_dense', 'main']
+__all__ = ['EVIDENCE_PROMPTS', 'DenseConfig', 'dense_config', 'pool', 'overlap_mask', 'contrastive_loss', 'DualEncoder',
+           'pairs_table', 'curve_subset', 'subset_split', 'BookBatchSampler', 'encode_texts', 'QuoteVectors',
+           'val_pool', 'pool_recall', 'TrainingInterrupted', 'data_key', 'share_label', 'run_dir', 'save_model',
+           'training_pairs', 'negative_banks', 'training_loader', 'optimizer', 'accelerator', 'Training', 'new_state',
+           'train_dense', 'DenseRelicRetriever', 'latest_model', 'plot_training', 'head_to_head', 'disagreements',
+           'per_quote_ranks', 'compare_with_bm25', 'find_evidence', 'evidence_prompts', 'evidence_table', 'run_params',
+           'dense_relic_builder', 'check_parts', 'curve_rank_path', 'read_curve', 'curve_points', 'dense_runs',
+           'dense_analyses', 'run_dense', 'main']
 
 # %% ../../nbs/08_dense_relic.ipynb #5f1a9019
 @dataclass(frozen=True)
@@ -830,8 +830,7 @@ def dense_analyses(prof:Profile, test:dict)->tuple[pd.DataFrame, pd.DataFrame, p
     write_csv(table6, P.results/'table6_evidence.csv')
     return h2h, table5, table6
 
-CURVE_COLUMNS = ['share', 'windows', 'queries', 'avg_candidates', *[f'recall@{k}' for k in (1, 3, 5, 10, 50, 100)],
-                 'mean_rank']
+_CURVE_COLUMNS = ['share', 'windows', 'queries', 'avg_candidates', *[f'recall@{k}' for k in KS], 'mean_rank']
 
 # %% ../../nbs/08_dense_relic.ipynb #e36a0086
 def run_dense(profile:str|Profile, progress:bool=True)->dict:
@@ -868,7 +867,7 @@ def run_dense(profile:str|Profile, progress:bool=True)->dict:
     timing = pd.DataFrame(timing); write_csv(timing, P.runs/'dense_timings.csv')
     return dict(table=run_summary([(*r, rs.params(r), pq) for r, pq in scored.items()]), curves=curves, runs=runs,
                 h2h=h2h, table5=table5, table6=table6, timings=timing,
-                learning_curve=pd.DataFrame(points, columns=CURVE_COLUMNS))
+                learning_curve=pd.DataFrame(points, columns=_CURVE_COLUMNS))
 
 # %% ../../nbs/08_dense_relic.ipynb #00c2391d
 def main(argv:list[str]|None=None)->int:
