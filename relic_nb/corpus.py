@@ -15,8 +15,8 @@ from .config import (Profile, atomic_path, get_profile, paths, corpus_mirror, gu
                              write_csv, write_json)
 
 # %% auto #0
-__all__ = ['WORKS_COLUMNS', 'ROLES', 'AVAILABILITY', 'PARSE_VERSION', 'CorpusError', 'UnknownWork', 'MissingText',
-           'UndecodableText', 'load_works', 'has_role', 'sniff_encoding', 'decode_text', 'strip_gutenberg',
+__all__ = ['WORKS_COLUMNS', 'ROLES', 'NOVEL_ROLES', 'AVAILABILITY', 'PARSE_VERSION', 'CorpusError', 'UnknownWork', 'MissingText',
+           'UndecodableText', 'load_works', 'has_role', 'is_novel', 'sniff_encoding', 'decode_text', 'strip_gutenberg',
            'clean_paragraph', 'is_heading', 'Chapter', 'parse_text', 'read_text', 'Mirror', 'download', 'sha256_file',
            'Gutenberg', 'Corpus', 'text_cache', 'load_text', 'corpus_table', 'plot_corpus_words', 'run_corpus']
 
@@ -30,7 +30,8 @@ class UndecodableText(CorpusError): "The file is not a readable text (binary, em
 # %% ../nbs/01_corpus.ipynb #c82d574d
 WORKS_COLUMNS = ['slug', 'title', 'author', 'translator', 'year', 'gutenberg_id', 'roles', 'relic_split',
                  'availability', 'described_by', 'quotes', 'sha256', 'bytes', 'notes']
-ROLES = {'relic_primary', 'criticism', 'gandalf_book', 'gandalf_descriptions'}
+ROLES = {'relic_primary', 'pd_primary', 'attribution', 'criticism', 'gandalf_book', 'gandalf_descriptions'}
+NOVEL_ROLES = ('relic_primary', 'pd_primary')   # the novels RELiC-PD's examples quote (its own: train and val only)
 AVAILABILITY = {'gutenberg', 'not_public_domain', 'no_gutenberg_text'}
 
 def load_works(path:Path)->pd.DataFrame:
@@ -56,6 +57,10 @@ def load_works(path:Path)->pd.DataFrame:
 def has_role(works:pd.DataFrame, role:str)->pd.Series:
     "Boolean mask of the works that play `role` (roles are `;`-separated)."
     return works.roles.str.split(';').apply(lambda rs: role in rs)
+
+def is_novel(works:pd.DataFrame)->pd.Series:
+    "Boolean mask of the novels RELiC-PD quotes: RELiC's own (`relic_primary`) and the ones it adds (`pd_primary`)."
+    return has_role(works, NOVEL_ROLES[0]) | has_role(works, NOVEL_ROLES[1])
 
 # %% ../nbs/01_corpus.ipynb #ac56c5e3
 def sniff_encoding(data:bytes)->str:

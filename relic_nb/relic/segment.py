@@ -8,7 +8,7 @@ import hashlib, json, re, time
 from pathlib import Path
 import pandas as pd
 from ..config import Profile, get_profile, paths, parallel_map, write_csv, write_json
-from ..corpus import Chapter, Corpus, has_role, load_text, MissingText
+from ..corpus import Chapter, Corpus, has_role, is_novel, load_text, MissingText
 from .cleaning import clean_path
 
 # %% auto #0
@@ -194,14 +194,20 @@ def _heading_state(heading:str, rest:list[str]|None, front:list[str])->str|None:
     if _INTRO.match(heading) and not _editors_intro(rest or [], front): return 'text'
     return 'editor'
 
+_OTHER_FRONT = re.compile(r"(?i)^\W*(?:post-?script|speech|appendix)\b")   # before chapter one: another text
+
 def _first_labels(chapters:list[Chapter], pars:list[tuple], front:list[str])->list[str]:
-    "Each paragraph's state, read in order: headings open states, prose after front matter opens the text."
-    lab, state, prev = [], None, -1
+    """Each paragraph's state, read in order: headings open states, prose after front matter opens the text; before
+    the first chapter a postscript, speech or appendix is another text of the author's ('other_work')."""
+    lab, state, prev, begun = [], None, -1, False
     for ci, j, p in pars:
         if ci != prev:
             prev, t = ci, chapters[ci].title
             state = 'front' if t == '' else (_heading_state(t, chapters[ci].paragraphs, front) or 'text')
+            if state == 'text' and not begun and _OTHER_FRONT.match(t): state = 'other_work'
+            begun = begun or (state == 'text' and not (_AUTHOR.match(t) or _INTRO.match(t) or t == ''))
         if is_editorial(p): state = _heading_state(p, chapters[ci].paragraphs[j + 1:], front) or 'editor'
+        elif not begun and len(p.split()) <= 4 and _OTHER_FRONT.match(p): state = 'other_work'
         elif _short(p) and _AUTHOR.match(p): state = 'text'
         elif state == 'text' and _END.match(p): lab.append('end'); state = 'end'; continue
         elif state in ('front', 'toc') and is_prose(p) and not _JUNK.search(p):
@@ -289,7 +295,7 @@ def novel_sentences(profile:str|Profile, slug:str, cache:Path, method:str='parse
 def _segment_one(args):
     profile, slug, kind, method, extra = args
     t0, cache = time.time(), paths(profile).cache/'segments'
-    if kind == 'novel':
+    if kind in ('novel', 'other'):
         d = novel_sentences(profile, slug, cache, method, extra)
         write_json(sentences_path(profile, slug),
                    dict(slug=slug, kind=kind, sentences=d['sentences'], paragraph=d['paragraph'], body=d['body']))
@@ -307,7 +313,7 @@ def _segment_one(args):
     return dict(slug=slug, kind=kind, paragraphs=n_pars, chars=chars, sentences=len(d['sentences'])) | ends | dict(
                 cached=d['cached'], seconds=round(time.time() - t0, 2))
 
-def segment_corpus(profile:str|Profile, works:list[tuple[str, str]], # (slug, 'novel' | 'criticism')
+def segment_corpus(profile:str|Profile, works:list[tuple[str, str]], # (slug, 'novel' | 'other' | 'criticism')
                    method:str='parser', extra_boundaries:bool=True, n_workers:int=2)->pd.DataFrame:
     """Segment the given works (largest first, on `n_workers` processes); one row per work (novels: what `body_spans`
     dropped, and the first and last kept sentence)."""
@@ -326,10 +332,11 @@ def run_segmentation(profile:str|Profile='tiny')->dict:
     prof, P, t0 = get_profile(profile), paths(profile).ensure(), time.time()
     w = Corpus.for_profile(prof).works
     w = w[w.availability == 'gutenberg']
-    novels = w.slug[has_role(w, 'relic_primary')].tolist()
+    novels, others = w.slug[is_novel(w)].tolist(), w.slug[has_role(w, 'attribution')].tolist()
     # those the cleaning stage kept
     critics = [s for s in w.slug[has_role(w, 'criticism')] if clean_path(prof, s).exists()]
-    seg = segment_corpus(prof, [(s, 'novel') for s in novels] + [(s, 'criticism') for s in critics],
+    seg = segment_corpus(prof, [(s, 'novel') for s in novels] + [(s, 'other') for s in others]
+                         + [(s, 'criticism') for s in critics],
                          prof.segment.method, n_workers=prof.n_workers)
     write_csv(seg.drop(columns=['cached', 'seconds']), P.results/'segmentation.csv')
     write_csv(seg, P.runs/'segmentation_timing.csv')
