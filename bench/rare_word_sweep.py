@@ -1,12 +1,12 @@
 """What a looser single-word echo rule would do to RELiC-PD (issue 14): windows it drops, and how their strict readings went.
 
-    .venv/bin/python bench/rare_word_sweep.py [--max-word 2 3] [--samples tune tune2 tune3 tune4]
+    .venv/bin/python bench/rare_word_sweep.py [--max-word 7 10] [--samples tune tune2 tune3 tune4]
 
 Needs the pd alignment (stage 04_align) and the committed strict labels (data/annotations/pd_strict_<sample>.tsv).
 
 `rare_echo` and `unquoted_echo` (05_windows) call a context word the gold's own when the novel has its stem at most
-`RARE_WORD` (1) times. Readers of the strict samples also flag words the novel has two or three times ('copious',
-'preluding'). For each `--max-word`, this rebuilds the windows with that bound and prints how many windows it drops
+`RARE_WORD` times (5 since issue 28, 1 before; `bench/rule_variants.py --variants rare-word-once` measures that
+change). Readers of the strict samples flag words the novel has up to about ten times. For each `--max-word`, this rebuilds the windows with that bound and prints how many windows it drops
 beyond today's, and the labels those windows got in the tuning samples named by `--samples` (never the fresh sample:
 a rule is judged on it after it is chosen, not chosen on it).
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--max-word', type=int, nargs='+', default=[2, 3])
+    ap.add_argument('--max-word', type=int, nargs='+', default=[7, 10])
     ap.add_argument('--samples', nargs='+', default=['tune', 'tune2', 'tune3', 'tune4'])
     a = ap.parse_args()
     root = Path(__file__).resolve().parents[1]; sys.path.insert(0, str(root))

@@ -16,14 +16,24 @@ The variants:
 - `other-text`: the critic quotes another text when the marks hold 12+ words, and twice the gold's, that are not the
   novel's (round 7, not kept);
 - `without-marks`: round 7's rules off (no `marked_text`): what they remove today;
-- `without-quoted-word`: round 8's quoted-word leakage off (`RARE_QUOTED` = 0).
+- `without-quoted-word`: round 8's quoted-word leakage off (`RARE_QUOTED` = 0);
+- `without-names-rare`, `without-quotes-in-context`: issue 28's rules off, one at a time (what each removes today);
+- `retells-neighbour`: leakage when a context sentence holds a run of three words (two not stop words) of the novel's
+  three sentences before or after the gold (issue 28, not kept);
+- `rare-word-once`: the single rare word of the gold back to one the novel has only once (`RARE_WORD` = 1; issue 28
+  widened it to five times: what that removes today).
+
+A label follows its window's text to a new id of the same novel and critic (the ids move when the aligner cuts a
+critic's sentences anew), as `dataset_checks.current_labels` does. A window read more than once (a second reading, an
+audit) counts with the most serious label any reading gave, as `dataset_checks.strict_verdicts` has it.
 
 For a looser single-word echo, see `bench/rare_word_sweep.py`.
 """
-import argparse, sys
+import argparse, re, sys
 from pathlib import Path
 
-VARIANTS = ('marks-required', 'dialogue-speech', 'two-rare-words', 'other-text', 'without-marks', 'without-quoted-word')
+VARIANTS = ('marks-required', 'dialogue-speech', 'two-rare-words', 'other-text', 'without-marks', 'without-quoted-word',
+            'without-names-rare', 'without-quotes-in-context', 'retells-neighbour', 'rare-word-once')
 
 def patches(W, name):
     "The (object, attribute, new value) triples that make variant `name` out of the windows module `W`."
@@ -65,18 +75,31 @@ def patches(W, name):
     if name == 'without-quoted-word':
         d = W.rare_echo.__defaults__
         return [(W.rare_echo, '__defaults__', d[:-1] + (0,))]
+    if name.startswith('without-') and name[8:].replace('-', '_') in {r.name for r in W.RULES}:
+        return [(W, 'RULES', [r for r in W.RULES if r.name != name[8:].replace('-', '_')])]
+    if name == 'rare-word-once':
+        d = W.rare_echo.__defaults__
+        return [(W.rare_echo, '__defaults__', (d[0], 1, d[2])), (W.unquoted_echo, '__defaults__', (1,))]
+    if name == 'retells-neighbour':
+        def retells_neighbour(c):
+            b = c.span
+            near = W.norm(' '.join(c.novel[max(0, b.j0 - 3):b.j0] + c.novel[b.j1 + 1:b.j1 + 4])).split()
+            runs = {t for t in zip(near, near[1:], near[2:]) if sum(w not in STOP for w in t) >= 2}
+            return any(t in runs for x in c.L + c.R for t in zip(*(W.norm(x).split()[k:] for k in range(3))))
+        return [(W, 'RULES', W.RULES + [W.Rule('retells_neighbour', 'leakage', retells_neighbour)])]
     raise ValueError(f'unknown variant {name!r}; choose from {VARIANTS}')
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--variants', nargs='+', default=list(VARIANTS), choices=VARIANTS)
-    ap.add_argument('--samples', nargs='+', default=['tune', 'tune2', 'tune3', 'tune4', 'tune5', 'tune6', 'tune7', 'fresh'])
+    ap.add_argument('--samples', nargs='+', default=['tune', 'tune2', 'tune3', 'tune4', 'tune5', 'tune6', 'tune7', 'fresh',
+                                                    'fresh2', 'tune4_second', 'fresh_second', 'verified_second'])
     a = ap.parse_args()
     root = Path(__file__).resolve().parents[1]; sys.path.insert(0, str(root))
     import pandas as pd
     import relic_nb.relic.windows as W
     from relic_nb.config import get_profile
-    from relic_nb.relic.dataset_checks import window_key
+    from relic_nb.relic.dataset_checks import SEVERITY, window_key
     prof = get_profile('pd')
     def build():
         novels = {}
@@ -84,9 +107,13 @@ def main():
         return {r.id: window_key(r.left, novels[r.novel][r.start:r.start + r.n], r.right) for r in win.itertuples()}
     files = [root/'data'/'annotations'/f'pd_strict_{n}.tsv' for n in a.samples]
     lab = pd.concat([pd.read_csv(f, sep='\t', dtype=str, keep_default_na=False) for f in files if f.exists()])
-    read = {(r.id, r.window): r.label for r in lab.itertuples()}
+    home = lambda i: i.rsplit('.', 1)[0]                              # the novel and critic of an id
+    read = {}
+    for r in lab.assign(label=lab.label.str.strip().str.lower()).itertuples():
+        k = (home(r.id), r.window)
+        if k not in read or SEVERITY.index(r.label) < SEVERITY.index(read[k]): read[k] = r.label
     today = build()
-    known = {i: read[(i, k)] for i, k in today.items() if (i, k) in read}
+    known = {i: read[(home(i), k)] for i, k in today.items() if (home(i), k) in read}
     print(f'today: {len(today)} windows, {len(known)} of them read as they are ({", ".join(a.samples)})')
     for name in a.variants:
         undo = [(o, n, getattr(o, n)) for o, n, _ in patches(W, name)]
@@ -97,7 +124,8 @@ def main():
         gone = [i for i in today if today[i] != now.get(i)]           # removed, or changed (its reading no longer holds)
         got = [i for i in now if today.get(i) != now[i]]
         labels = pd.Series([known[i] for i in gone if i in known], dtype=object).value_counts().to_dict()
-        back = pd.Series([read[(i, now[i])] for i in got if (i, now[i]) in read], dtype=object).value_counts().to_dict()
+        back = pd.Series([read[(home(i), now[i])] for i in got if (home(i), now[i]) in read],
+                         dtype=object).value_counts().to_dict()
         print(f'{name}: {len(now)} windows; {len(gone)} of today\'s removed or changed, {len(got)} new or changed; '
               f'of those removed or changed, read as: {labels}; of those new or changed, read before (as they would be) as: {back}')
 

@@ -19,9 +19,10 @@ from .segment import segmentation_table, load_sentences
 
 # %% auto #0
 __all__ = ['QRATIO_MIN', 'MIN_TOKENS', 'LCS_MIN', 'SHINGLE', 'MAX_POSTING', 'PARTIAL_MIN', 'PARTIAL_COVER', 'PIECE_SHARE',
-           'COVER_RUN', 'KEPT_PAIRS', 'shingles', 'norm', 'qratio', 'lcs_chars', 'covered', 'quoted_spans', 'cut_at',
-           'Unit', 'CriticIndex', 'match_novel', 'Label', 'Block', 'resolve', 'find_blocks', 'merge_pieces',
-           'align_corpus', 'source_report', 'align_path', 'read_alignment', 'kept_pairs', 'run_alignment']
+           'COVER_RUN', 'RIVAL_MARGIN', 'KEPT_PAIRS', 'shingles', 'norm', 'qratio', 'lcs_chars', 'covered',
+           'quoted_spans', 'cut_at', 'Unit', 'CriticIndex', 'match_novel', 'Label', 'Block', 'rival_texts', 'resolve',
+           'find_blocks', 'merge_pieces', 'align_corpus', 'attribute', 'source_report', 'align_path', 'read_alignment',
+           'kept_pairs', 'run_alignment']
 
 # %% ../../nbs/04_align.ipynb #ba204c0f
 QRATIO_MIN = 80.0  # the paper's fuzzy-match threshold
@@ -139,39 +140,50 @@ class Block:
     j1:int
     lcs:int = 0         # sentences it grew by, on a long common substring with the novel's (`find_blocks`)
     pieces:int = 1      # pieces of the quotation merged into it (`merge_pieces`)
+    rival:str = ''      # another text that matches at least half its sentences as well as `novel` does (`attribute`)
 
 # %% ../../nbs/04_align.ipynb #dce6172d
+RIVAL_MARGIN = 1.0   # another text whose match of a critic sentence scores this close to the best one is a rival
+
+def rival_texts(index:CriticIndex, matches:list[tuple], best:dict, margin:float=RIVAL_MARGIN)->dict[tuple, str]:
+    """(critic, sentence) -> the first other text (by name) that matches the sentence within `margin` of its best
+    match (`best`: (critic, sentence) -> (unit, `Label`)); sentences without a rival are left out."""
+    out = {}
+    for u, novel, j0, j1, sc, how in matches:
+        key = (index.units[u].critic, index.units[u].sent)
+        lab = best[key][1]
+        if novel != lab.novel and sc >= lab.score - margin and novel < out.get(key, '\uffff'): out[key] = novel
+    return out
+
+# %% ../../nbs/04_align.ipynb #4b03fee9
 def resolve(index:CriticIndex, matches:list[tuple], critics:dict[str, list[str]],
             # per critic, the paragraph index of each sentence (0 for all when None)
             paragraphs:dict[str, list[int]]|None=None,
            )->dict[str, dict]:
     """Per critic: its sentences (inline quotations cut out), each one's match (a `Label`) or None,
-    its paragraph and whether it is an inline quotation."""
+    its paragraph, whether it is an inline quotation and the rival text of its match ('' if none: `rival_texts`)."""
     best = {}   # the higher score wins (an inline quotation that fits better than its whole sentence is cut out);
                 # on a tie the whole sentence, then the first novel and sentence
     for u, novel, j0, j1, sc, how in sorted(matches,
                                             key=lambda m: (-m[4], index.units[m[0]].span is not None, m[1], m[2],
                                                            m[0])):
         best.setdefault((index.units[u].critic, index.units[u].sent), (index.units[u], Label(novel, j0, j1, sc, how)))
-    out = {}
+    rivals, out = rival_texts(index, matches, best), {}
     for c in sorted(critics):
-        sents, labels, para, inline = [], [], [], []
+        sents, labels, para, inline, rival = [], [], [], [], []
         pc = (paragraphs or {}).get(c) or [0] * len(critics[c])
         for i, s in enumerate(critics[c]):
             if (c, i) not in best:
-                sents.append(s)
-                labels.append(None)
-                para.append(pc[i])
-                inline.append(False)
+                sents.append(s); labels.append(None); para.append(pc[i]); inline.append(False); rival.append('')
                 continue
             u, lab = best[(c, i)]
-            if u.span is None: sents.append(s); labels.append(lab); para.append(pc[i]); inline.append(False); continue
-            for t, isq in cut_at(s, u.span):
+            for t, isq in cut_at(s, u.span) if u.span is not None else [(s, True)]:
                 sents.append(t)
                 labels.append(lab if isq else None)
                 para.append(pc[i])
-                inline.append(isq)
-        out[c] = dict(sentences=sents, labels=labels, paragraph=para, inline=inline)
+                inline.append(isq and u.span is not None)
+                rival.append(rivals.get((c, i), '') if isq else '')
+        out[c] = dict(sentences=sents, labels=labels, paragraph=para, inline=inline, rival=rival)
     return out
 
 # %% ../../nbs/04_align.ipynb #1c65743a
@@ -251,9 +263,21 @@ def align_corpus(critics:dict[str, list[str]], novels:dict[str, list[str]], inli
     finally: _INDEX.pop(key)
     res = resolve(index, [m for ms in found for m in ms], critics, paragraphs)
     for c, r in res.items():
-        r['blocks'] = merge_pieces(find_blocks(r['sentences'], r['labels'], novels), r['sentences'], gap_novel,
-                                   tag_words, novels)
+        r['blocks'] = attribute(merge_pieces(find_blocks(r['sentences'], r['labels'], novels), r['sentences'],
+                                             gap_novel, tag_words, novels), r['labels'], r['rival'])
     return res
+
+# %% ../../nbs/04_align.ipynb #a52ba958
+def attribute(blocks:list[Block], labels:list, rival:list[str])->list[Block]:
+    """The blocks, each marked with the text (`Block.rival`) that rivals its novel on at least half of its sentences
+    matched to that novel (`resolve`'s `rival`), where one does."""
+    out = []
+    for b in blocks:
+        own = [i for i in range(b.i0, b.i1 + 1) if labels[i] is not None and labels[i][0] == b.novel]
+        by = Counter(rival[i] for i in own if rival[i])
+        top = min(by, key=lambda t: (-by[t], t)) if by else ''
+        out.append(replace(b, rival=top) if top and 2 * by[top] >= len(own) else b)
+    return out
 
 # %% ../../nbs/04_align.ipynb #1a7caa1b
 def source_report(aligned:dict[str, dict], min_quotes:int=1, max_quote_share:float=0.8,
@@ -301,7 +325,8 @@ def run_alignment(profile:str|Profile)->dict:
     s = prof.align
     seg = segmentation_table(prof)
     load = lambda kind: {x: load_sentences(prof, x) for x in seg.slug[seg.kind == kind]}
-    crit, novels = load('criticism'), {x: d['sentences'] for x, d in load('novel').items()}
+    crit = load('criticism')
+    novels = {x: d['sentences'] for x, d in (load('novel') | load('other')).items()}   # every text a critic may quote
     critics, paras = {x: d['sentences'] for x, d in crit.items()}, {x: d['paragraph'] for x, d in crit.items()}
     aligned = align_corpus(critics, novels, s.inline_quotes, prof.n_workers, paras, s.merge_gap_novel, s.tag_words)
     works = Corpus.for_profile(prof).works

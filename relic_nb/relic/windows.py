@@ -16,7 +16,7 @@ import pandas as pd
 from rapidfuzz import fuzz
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from ..config import Profile, WindowsSettings, atomic_path, get_profile, paths, write_csv
-from ..corpus import Corpus
+from ..corpus import Corpus, has_role
 from .align import (Block, QRATIO_MIN, align_path, covered, kept_pairs, norm, qratio, read_alignment,
                                   words)
 from .segment import load_sentences
@@ -26,17 +26,18 @@ from .task import write_beir, write_relic
 __all__ = ['NGRAM', 'MARKED_WORDS', 'SET_OFF_WORDS', 'FRAGMENT_WORDS', 'FRAGMENT_MIN', 'OWN_SHARE', 'EDGE_RUN', 'NEAR',
            'RETELL_SHARE', 'NOVEL_SHARE', 'RUN_ON_WORDS', 'RUN_ON_EDGE', 'RUN_ON_GAP', 'QUOTE_EXTRA', 'SPLIT_NEAR',
            'EXACT_MIN', 'LOOKBACK', 'LOOKBACK_FRAGMENT', 'OTHER_TEXT', 'FRAGMENT_TEXT', 'VARIANT_HEADING', 'LEAD_WORDS',
-           'ATTRIBUTION', 'RARE_RUN', 'RARE_WORD', 'RARE_QUOTED', 'RULES', 'OUTCOMES', 'PAPER_TABLE1', 'PAPER_A9',
-           'word_ngrams', 'novel_share', 'word_stem', 'BookText', 'quoted_spans', 'has_quote_mark', 'opening_quote',
-           'marked_spans', 'paragraphs_of', 'marked_text', 'inside_quotes', 'set_off', 'is_marked', 'heading_led',
-           'unbracketed', 'lead_in', 'tail_out', 'gives_away', 'continues_quote', 'edge_trim', 'Extent',
-           'quotation_extent', 'Candidate', 'near_text', 'left_context', 'right_context', 'lead_words', 'tail_words',
-           'Rule', 'joined_too_long', 'too_long', 'skips_a_sentence', 'runs_on', 'runs_past_gold', 'beyond',
-           'marks_go_on', 'goes_on_beside', 'split_by_tag', 'unmarked', 'quotes_another_text', 'lead_only', 'one_sided',
-           'epigraph', 'repeats_gold', 'names_in', 'rare_echo', 'echoes_rare_phrase', 'unquoted_echo',
-           'gives_back_unquoted', 'judge', 'Window', 'window_of', 'build_window', 'build_windows', 'outcomes_by_source',
-           'rules_table', 'to_relic', 'table1', 'windows_by_novel', 'quote_lengths', 'plot_quote_lengths',
-           'power_split', 'run_windows']
+           'ATTRIBUTION', 'RARE_RUN', 'RARE_WORD', 'RARE_QUOTED', 'RARE_NAME', 'QUOTED_WORDS', 'RULES', 'OUTCOMES',
+           'ANOTHER_TEXT', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'novel_share', 'word_stem', 'BookText',
+           'quoted_spans', 'has_quote_mark', 'opening_quote', 'marked_spans', 'paragraphs_of', 'marked_text',
+           'inside_quotes', 'set_off', 'is_marked', 'heading_led', 'unbracketed', 'lead_in', 'tail_out', 'gives_away',
+           'continues_quote', 'edge_trim', 'Extent', 'quotation_extent', 'Candidate', 'near_text', 'left_context',
+           'right_context', 'lead_words', 'tail_words', 'Rule', 'joined_too_long', 'too_long', 'skips_a_sentence',
+           'runs_on', 'runs_past_gold', 'beyond', 'marks_go_on', 'goes_on_beside', 'split_by_tag', 'unmarked',
+           'quotes_another_text', 'lead_only', 'one_sided', 'epigraph', 'repeats_gold', 'names_in', 'rare_echo',
+           'echoes_rare_phrase', 'unquoted_echo', 'gives_back_unquoted', 'rare_names', 'names_rare',
+           'quotes_in_context', 'judge', 'Window', 'window_of', 'build_window', 'source_fate', 'build_windows',
+           'outcomes_by_source', 'rules_table', 'to_relic', 'table1', 'windows_by_novel', 'quote_lengths',
+           'plot_quote_lengths', 'power_split', 'run_windows']
 
 # %% ../../nbs/05_windows.ipynb #af11bd33
 # a stretch of the critic's text is the novel's when its words lie in runs of this many novel words
@@ -356,9 +357,13 @@ def span(self:Candidate)->Block: return self.extent.gold
 @patch(as_prop=True)
 def n(self:Candidate)->int: return self.span.j1 - self.span.j0 + 1
 @patch(as_prop=True)
-def L(self:Candidate)->list[str]: return [self.critic[i] for i in self.left[0]] + ([self.lead] if self.lead else [])
+def L(self:Candidate)->list[str]:
+    "LEFT as the window holds it: the critic's sentences and the lead-in, the last `context` of them."
+    return ([self.critic[i] for i in self.left[0]] + ([self.lead] if self.lead else []))[-self.context:]
 @patch(as_prop=True)
-def R(self:Candidate)->list[str]: return ([self.tail] if self.tail else []) + [self.critic[i] for i in self.right[0]]
+def R(self:Candidate)->list[str]:
+    "RIGHT as the window holds it: the tail and the critic's sentences, the first `context` of them."
+    return (([self.tail] if self.tail else []) + [self.critic[i] for i in self.right[0]])[:self.context]
 @patch(as_prop=True)
 def quoted_text(self:Candidate)->str:
     "The critic's quoted text: the quotation's sentences less the lead-in and the tail."
@@ -572,7 +577,7 @@ def repeats_gold(c:Candidate)->bool:
 # %% ../../nbs/05_windows.ipynb #77eb0712
 RARE_RUN = 2          # a run of words that occurs at most this often in the whole novel is the gold's own phrase
 
-RARE_WORD = 1         # a word (its stem, 5+ letters, lower case in the context) the novel has this often, in the gold
+RARE_WORD = 5         # a word (its stem, 5+ letters, lower case in the context) the novel has this often, in the gold
 
 # ... and a word of the gold that the context puts in quotation marks, when the novel has it this often
 RARE_QUOTED = 5
@@ -634,6 +639,25 @@ def gives_back_unquoted(c:Candidate)->bool:
     "A context sentence gives back rare words of the gold that the critic did not quote (`unquoted_echo`)."
     return c.book is not None and any(unquoted_echo(x, c.gold_text, c.quoted_text, c.book) for x in c.L + c.R)
 
+# %% ../../nbs/05_windows.ipynb #cd10727c
+RARE_NAME = 10        # a name of the gold (capitalised, 4+ letters) the context names, that the novel has this often
+
+def rare_names(context:str, gold:str, book:BookText, max_count:int=RARE_NAME)->list[str]:
+    "The gold's names (capitalised words of 4+ letters) that `context` names too and the novel has `max_count` times."
+    cap = lambda s: {w.lower() for w in re.findall(r"\b[A-Z][a-z]{3,}", s)}
+    return sorted(w for w in cap(gold) & cap(context) if w not in ENGLISH_STOP_WORDS
+                  and book.stems[word_stem(w)] <= max_count)
+
+def names_rare(c:Candidate)->bool:
+    "A context sentence names someone or somewhere that the novel names only a few times, in the gold among them."
+    return c.book is not None and any(rare_names(x, c.gold_text, c.book) for x in c.L + c.R)
+
+QUOTED_WORDS = 12     # a stretch in quotation marks this long (words) in LEFT or RIGHT is a quoted sentence, not prose
+
+def quotes_in_context(c:Candidate)->bool:
+    "LEFT or RIGHT holds a stretch in quotation marks of `QUOTED_WORDS`+ words (another quotation beside the gold)."
+    return any(len(words(s[x:y])) >= QUOTED_WORDS for s in c.L + c.R for x, y in marked_spans(s))
+
 # %% ../../nbs/05_windows.ipynb #16289a61
 RULES = [
     Rule('too_long', 'too long', too_long),
@@ -650,15 +674,19 @@ RULES = [
     Rule('repeats_gold', 'leakage', repeats_gold),
     Rule('echoes_rare_phrase', 'leakage', echoes_rare_phrase),
     Rule('gives_back_unquoted', 'leakage', gives_back_unquoted),
+    Rule('names_rare', 'leakage', names_rare),
+    Rule('quotes_in_context', 'another quotation beside it', quotes_in_context),
 ]
 
-OUTCOMES = ['window', 'filtered source', *sorted({r.outcome for r in RULES}, key=[r.outcome for r in RULES].index),
+OUTCOMES = ['window', 'another text', 'filtered source',
+            *sorted({r.outcome for r in RULES}, key=[r.outcome for r in RULES].index),
             'duplicate']   # every fate of a block quote, in the order of the per-source report
 
 def judge(c:Candidate, rules:list[Rule]|None=None)->Rule|None:
     "The first rule (of `rules`, default `RULES`) that drops the candidate, or None: it is a window."
     return next((r for r in (RULES if rules is None else rules) if r.drops(c)), None)
 
+# %% ../../nbs/05_windows.ipynb #1a33b294
 @dataclass
 class Window:
     "An example: sentences start..start+n-1 of `novel` quoted between the critic's LEFT and RIGHT."
@@ -688,6 +716,17 @@ def build_window(block:Block, critic_sents:list[str], quoted:set[int], # critic 
     return (None, rule.outcome) if rule else (window_of(c), '')
 
 # %% ../../nbs/05_windows.ipynb #5a07ff82
+ANOTHER_TEXT = 'another text'   # the outcome of a block quote that is not (for certain) its novel's
+
+def source_fate(b:Block, critic:str, kept:set[tuple[str, str]], others:set[str])->tuple[str, str]|None:
+    """Why a block quote can be no window before it is read, as (outcome, rule), or None: its text serves attribution
+    only (`not_a_novel`), another text matches it as well as its novel (`matched_elsewhere`: `Block.rival`), or the
+    source filter dropped its (critic, novel) pair."""
+    if b.novel in others: return ANOTHER_TEXT, 'not_a_novel'
+    if b.rival: return ANOTHER_TEXT, 'matched_elsewhere'
+    return ('filtered source', '') if (critic, b.novel) not in kept else None
+
+# %% ../../nbs/05_windows.ipynb #be3bb8e4
 def build_windows(profile:str|Profile,
                   # novel slug -> sentences; filled as novels are read (pass a dict to reuse them)
                   novels:dict|None=None,
@@ -697,6 +736,7 @@ def build_windows(profile:str|Profile,
     prof = get_profile(profile); s = prof.windows
     kept = kept_pairs(prof)
     works = Corpus.for_profile(prof).works.set_index('slug')
+    others = set(works.index[has_role(works, 'attribution')])
     novels = {} if novels is None else novels
     rows, fates, seen, books = [], [], set(), {}
     for f in sorted(align_path(prof).glob('*.json')):
@@ -705,13 +745,12 @@ def build_windows(profile:str|Profile,
         for b in a['blocks']:
             fate = dict(critic=critic, novel=b.novel, i0=b.i0, i1=b.i1, j0=b.j0, j1=b.j1, outcome='window', rule='')
             fates.append(fate)
-            if (critic, b.novel) not in kept: fate['outcome'] = 'filtered source'; continue
+            if why := source_fate(b, critic, kept, others): fate.update(outcome=why[0], rule=why[1]); continue
             if b.novel not in novels: novels[b.novel] = load_sentences(prof, b.novel)['sentences']
             # a few books at a time, the least recently used out
             if b.novel in books: books[b.novel] = books.pop(b.novel)
-            else:
-                if len(books) >= 8: books.pop(next(iter(books)))
-                books[b.novel] = BookText(novels[b.novel])
+            elif len(books) >= 8: books.pop(next(iter(books)))
+            if b.novel not in books: books[b.novel] = BookText(novels[b.novel])
             c = Candidate(b, a['sentences'], quoted, novels[b.novel], s.context, s.max_quote, a.get('paragraph'),
                           a.get('inline'), s.edge_cover, s.require_marked, s.exact_words, books[b.novel])
             rule = judge(c, rules)
@@ -720,11 +759,11 @@ def build_windows(profile:str|Profile,
             key = (w.novel, w.start, w.n, tuple(w.left), tuple(w.right))
             if key in seen: fate['outcome'] = 'duplicate'; continue
             seen.add(key)
-            rows.append(dict(id=f'{w.novel}.{critic}.{w.i0}', critic=critic, split=works.relic_split[w.novel],
-                             title=works.title[w.novel], **asdict(w)))
-    win = pd.DataFrame(rows,
-                       columns=['id', 'critic', 'split', 'title', 'novel', 'start', 'n', 'left', 'right', 'i0',
-                                'repaired'])
+            split = works.relic_split[w.novel] or 'train'             # the novels RELiC-PD adds train
+            rows.append(dict(id=f'{w.novel}.{critic}.{w.i0}', critic=critic, split=split, title=works.title[w.novel],
+                             **asdict(w)))
+    win = pd.DataFrame(rows, columns=['id', 'critic', 'split', 'title', 'novel', 'start', 'n', 'left', 'right', 'i0',
+                                      'repaired'])
     blocks = pd.DataFrame(fates, columns=['critic', 'novel', 'i0', 'i1', 'j0', 'j1', 'outcome', 'rule'])
     return win.sort_values('id', ignore_index=True), blocks
 
@@ -825,11 +864,14 @@ def _cheapest(counts:pd.DataFrame, min_quotes:int, min_novels:int, max_share:flo
     return sorted(best[(min_quotes, min_novels)][1])
 
 def power_split(counts:pd.DataFrame, # one row per novel: `novel`, `windows`, `sentences`
-                min_test_quotes:int=400, min_test_novels:int=4, min_val_quotes:int=150, min_val_novels:int=3,
-                max_novel_share:float=0.5)->dict[str, str]:
-    """Novel -> 'train' / 'val' / 'test': the cheapest test set (fewest sentences) with the bounds, then the cheapest
-    val set."""
-    test = _cheapest(counts, min_test_quotes, min_test_novels, max_novel_share)
+                min_test_quotes:int=400, min_test_novels:int=9, min_val_quotes:int=150, min_val_novels:int=3,
+                max_novel_share:float=0.5,
+                test_pool:set[str]|None=None, # the novels that may be tested on (None: all)
+               )->dict[str, str]:
+    """Novel -> 'train' / 'val' / 'test': the cheapest test set (fewest sentences) with the bounds, from `test_pool`,
+    then the cheapest val set."""
+    pool = counts if test_pool is None else counts[counts.novel.isin(test_pool)]
+    test = _cheapest(pool, min_test_quotes, min_test_novels, max_novel_share)
     val = _cheapest(counts[~counts.novel.isin(test)], min_val_quotes, min_val_novels, max_novel_share)
     return {n: 'test' if n in test else 'val' if n in val else 'train' for n in counts.novel}
 
@@ -845,8 +887,9 @@ def run_windows(profile:str|Profile)->dict:
     if s.split == 'power':
         counts = win.groupby('novel').size().rename('windows').reset_index()
         counts['sentences'] = counts.novel.map(lambda n: len(novels[n]))
+        relic_own = set(works.index[has_role(works, 'relic_primary')])   # the test split stays on RELiC's novels
         win['split'] = win.novel.map(power_split(counts, s.min_test_quotes, s.min_test_novels, s.min_val_quotes,
-                                                 s.min_val_novels, s.max_novel_share))
+                                                 s.min_val_novels, s.max_novel_share, relic_own))
     elif s.split != 'relic': raise ValueError(f"windows.split must be 'relic' or 'power', not {s.split!r}")
     for split in ('train', 'val', 'test'):
         w = win[win.split == split]
