@@ -68,7 +68,7 @@ class WindowsSettings:
     exact_words:int = 30            # ... unless it is this long (words) and exact (QRatio at least 95)
     split:str = 'relic'             # 'relic': each novel keeps its release split; 'power': `power_split` chooses
     min_test_quotes:int = 400       # power split: the test set has at least this many quotes ...
-    min_test_novels:int = 4         # ... from at least this many novels
+    min_test_novels:int = 9         # ... from at least this many novels
     min_val_quotes:int = 150        # ... and the validation set this many (early stopping, BM25 tuning) ...
     min_val_novels:int = 3          # ... from this many novels
     max_novel_share:float = 0.5     # a novel with more windows than this share of a split's minimum stays out of it
@@ -79,10 +79,12 @@ class DatasetChecksSettings:
     "06_dataset_checks: the recall scan and the strict precision samples."
     min_run:int = 12                # shortest run of identical consecutive words that counts as a quotation
     samples:tuple = ('tune:100:1414', 'tune2:100:3011', 'tune3:100:4242', 'tune4:100:5757', 'tune5:100:6868',
-                     'tune6:100:7979', 'tune7:100:8989', 'fresh:100:9090')   # 'name:windows:seed', in order
+                     'tune6:100:7979', 'tune7:100:8989', 'fresh:100:9090',
+                     'fresh2:100:2828', 'fresh3:100:3838')   # 'name:windows:seed', in order (fresh2, 3: issue 28)
     excerpt_chars:int = 400         # characters of the critic's file shown each side of the quotation (whole lines)
     novel_neighbours:int = 3        # novel sentences shown before and after the gold
-    verified:str = 'verified:60:6060'   # 'name:windows:seed' of the second reading of the windows read ok
+    verified:str = 'verified:1000:6060'   # 'name:windows:seed' of the second reading of the windows read ok
+    audit:str = 'audit:60:6161'         # 'name:windows:seed' of a third reading of the verified tier (read ok twice)
 
 @dataclass(frozen=True)
 class QuoteTypesSettings:
@@ -572,10 +574,11 @@ DATA_STAGES = [   # RELiC-PD from the texts: the corpus, then cleaning, sentence
           ('03_segment', '05_windows'),
           ('results/alignment_recall.csv', 'results/precision_sample_*.md', 'results/strict_precision.csv',
            'results/alignment_precision.csv', 'results/strict_agreement.csv', 'results/strict_verdicts.csv',
-           'results/strict_verified_agreement.csv'),
+           'results/strict_verified_agreement.csv', 'results/strict_audit_agreement.csv'),
            builds_relic_pd=True,
           optional=('results/strict_precision.csv', 'results/alignment_precision.csv', 'results/strict_agreement.csv',
-                    'results/strict_verdicts.csv', 'results/strict_verified_agreement.csv'), params=('n_workers',)),
+                    'results/strict_verdicts.csv', 'results/strict_verified_agreement.csv',
+                    'results/strict_audit_agreement.csv'), params=('n_workers',)),
     Stage('06a_quote_types', 'relic', 'relic.quote_types', 'run_quote_types', 'quote_types', ('05_windows',),
           ('results/annotations/quote_types/*', 'results/quote_type*.csv')),
 ]
@@ -621,9 +624,9 @@ OUTPUT_STAGES = [   # The report over both papers, then the dataset releases.
            'results/table3_intervals.csv', 'results/tableA9_intervals.csv', 'results/table3_paired.csv',
            'results/gandalf_table3_intervals.csv', 'results/gandalf_table4_intervals.csv', 'results/learning_curve.csv',
            'figures/table3_intervals.png', 'figures/learning_curve.png', 'results/table3_verified.csv',
-           'results/table3_paired_verified.csv'),
+           'results/table3_paired_verified.csv', 'results/tableA9_verified.csv'),
           optional=('results/learning_curve.csv', 'figures/learning_curve.png', 'results/table3_verified.csv',
-                    'results/table3_paired_verified.csv')),
+                    'results/table3_paired_verified.csv', 'results/tableA9_verified.csv')),
     Stage('13_datasets', 'shared', 'datasets', 'run_datasets', None,
           ('01_corpus', '05_windows', '06_dataset_checks', '10_gandalf_data', '12_report'),
           ('processed/releases/relic-pd-*.tar.gz', 'processed/releases/gandalf-pd-*.tar.gz', 'results/datasheets/*')),

@@ -20,13 +20,13 @@ from ..corpus import Corpus, decode_text
 from .segment import load_sentences, segmentation_table, criticism_paragraphs
 
 # %% auto #0
-__all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'shared_runs', 'sentence_of_word', 'account_for_runs',
-           'window_key', 'ReadWindow', 'all_windows', 'precision_sample', 'RawText', 'locate', 'critic_extent',
-           'critic_excerpt', 'novel_neighbours', 'window_markdown', 'wilson', 'current_labels', 'read_strict_labels',
-           'precision_table', 'reader_agreement', 'labels_from_markdown', 'with_sources', 'strict_labels',
-           'sample_markdown', 'Sample', 'sample_of', 'precision_samples', 'strict_verdicts', 'read_verdicts',
-           'recall_scan', 'draw_samples', 'reading_sheet', 'sample_sheets', 'sample_agreement', 'verified_check',
-           'run_checks']
+__all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'SEVERITY', 'VERIFIED_READINGS', 'shared_runs',
+           'sentence_of_word', 'account_for_runs', 'window_key', 'ReadWindow', 'all_windows', 'precision_sample',
+           'RawText', 'locate', 'critic_extent', 'critic_excerpt', 'novel_neighbours', 'window_markdown', 'wilson',
+           'current_labels', 'read_strict_labels', 'precision_table', 'reader_agreement', 'labels_from_markdown',
+           'with_sources', 'strict_labels', 'sample_markdown', 'Sample', 'sample_of', 'precision_samples',
+           'strict_verdicts', 'verified_ids', 'read_verdicts', 'recall_scan', 'draw_samples', 'reading_sheet',
+           'sample_sheets', 'sample_agreement', 'verified_check', 'audit_check', 'run_checks']
 
 # %% ../../nbs/06_dataset_checks.ipynb #28279f29
 def shared_runs(critics:dict[str, list[str]], # critic -> its words
@@ -242,7 +242,8 @@ LABEL_COLUMNS = ['id', 'label', 'note', 'window']
 def current_labels(labels_f:Path, windows:dict[str, str], # every current window: id -> its key (window_key)
                    )->tuple[pd.DataFrame, pd.DataFrame]:
     """A labels file, checked (its columns, labels and notes; no window labelled twice), as its current labels
-    (indexed by id) and its stale ones (window changed or gone, with `why`)."""
+    (indexed by id; a label follows its window's text to a new id of the same novel and critic) and its stale ones
+    (window changed or gone, with `why`)."""
     cols = LABEL_COLUMNS
     lab = pd.read_csv(labels_f, sep='\t', dtype=str, keep_default_na=False)
     if missing := [c for c in cols if c not in lab.columns]:
@@ -253,9 +254,14 @@ def current_labels(labels_f:Path, windows:dict[str, str], # every current window
     if nonote := lab.id[(lab.label != 'ok') & (lab.note.str.strip() == '')].tolist():
         raise ValueError(f'{labels_f}: every label but ok needs a note; none for {nonote[:5]}')
     if dup := lab.id[lab.id.duplicated()].tolist(): raise ValueError(f'{labels_f}: windows labelled twice: {dup[:5]}')
+    # an unchanged window whose id moved (its critic's sentences were numbered anew) keeps its label under its new id
+    home = {(i.rsplit('.', 1)[0], k): i for i, k in windows.items()}
+    lab['id'] = [i if windows.get(i) == k else home.get((i.rsplit('.', 1)[0], k), i)
+                 for i, k in zip(lab.id, lab.window)]
     why = np.where(~lab.id.isin(windows), 'window gone',
                    np.where(lab.window != lab.id.map(windows), 'window changed', ''))
-    return lab[why == ''].set_index('id'), lab.assign(why=why)[why != ''].reset_index(drop=True)
+    cur = (why == '') & ~lab.id.where(why == '').duplicated().to_numpy()
+    return lab[cur].set_index('id'), lab.assign(why=why)[why != ''].reset_index(drop=True)
 
 # %% ../../nbs/06_dataset_checks.ipynb #ec9e19e4
 def read_strict_labels(sample:list[ReadWindow],
@@ -407,18 +413,35 @@ def precision_samples(settings:DatasetChecksSettings)->list[Sample]:
     "The samples of `settings.samples` ('name:windows:seed'), in drawing order."
     return [sample_of(spec) for spec in settings.samples]
 
+SEVERITY = ('wrong_quote', 'leak', 'partial', 'bad_context', 'ok')   # the guidelines' order: the first that applies
+
 def strict_verdicts(windows:list[ReadWindow], # `all_windows`
                     label_files:dict, # sample -> its labels file, in sample order (files that do not exist are skipped)
                    )->pd.DataFrame:
     """Every window that a strict reading holds as it is now (its text unchanged since it was read): id, split,
-    label, note, sample; where two samples hold it, the later one's label."""
-    cols = ['id', 'split', 'label', 'note', 'sample']
+    label, note, sample, readings. A window read more than once (a later sample, a second reading) is `ok` only if
+    every reading says so; else it takes the most serious label any reading gave (`SEVERITY`), with that note.
+    `sample` names the samples that read it, `+`-joined."""
+    cols = ['id', 'split', 'label', 'note', 'sample', 'readings']
     keys, split = {w.id: w.key for w in windows}, {w.id: w.split for w in windows}
     parts = [current_labels(f, keys)[0].reset_index().assign(sample=name) for name, f in label_files.items()
              if Path(f).exists()]
     if not parts: return pd.DataFrame(columns=cols)
-    v = pd.concat(parts).drop_duplicates('id', keep='last')
-    return v.assign(split=v.id.map(split))[cols].reset_index(drop=True)
+    v = pd.concat(parts, ignore_index=True)
+    v['rank'] = v.label.map(SEVERITY.index)
+    g = v.groupby('id', sort=False)
+    out = v.loc[g['rank'].idxmin()].set_index('id')
+    out = out.assign(sample=g['sample'].agg('+'.join), readings=g.size())
+    out = out.reset_index().drop_duplicates('id')
+    return out.assign(split=out.id.map(split))[cols].sort_values('id', ignore_index=True)
+
+# %% ../../nbs/06_dataset_checks.ipynb #1396bc7b
+VERIFIED_READINGS = 2   # independent strict readings that must all say `ok` before a window is in the verified tier
+
+def verified_ids(verdicts:pd.DataFrame)->set[str]:
+    "The windows of the verified tier: read `ok` by `VERIFIED_READINGS` or more strict readings, and by every one."
+    v = verdicts[verdicts.label == 'ok']
+    return set(v.id[pd.to_numeric(v.readings) >= VERIFIED_READINGS])
 
 def read_verdicts(profile:str|Profile)->pd.DataFrame|None:
     """06's `strict_verdicts.csv`: every window of the profile that a strict reading holds as it is (None where none
@@ -443,12 +466,17 @@ def recall_scan(prof:Profile, critic_slugs:list[str], novel_sents:dict)->tuple[p
 
 def draw_samples(prof:Profile, windows:list[ReadWindow], novel_sents:dict)->tuple[dict, dict]:
     """The strict samples, drawn in order, each leaving out the windows of those before it: their (size, seed)
-    and their windows with the critic's and the novel's text beside them."""
+    and their windows with the critic's and the novel's text beside them. A sample whose labels exist is the windows
+    its reader labelled that are unchanged since (a window that is new or changed enters unread)."""
     s = prof.dataset_checks
     draws = {x.name: (x.size, x.seed) for x in precision_samples(s)}
-    drawn, read_before = {}, set()
+    drawn, read_before, keys = {}, set(), {w.id: w.key for w in windows}
     for name in draws:
-        drawn[name] = precision_sample(windows, *draws[name], exclude=read_before)
+        if (f := strict_labels(prof, name)).exists():     # a sample once read is what its reader read, as it still is
+            read = set(current_labels(f, keys)[0].index)
+            drawn[name] = precision_sample([w for w in windows if w.id in read], len(read), draws[name][1])
+            read_before |= set(pd.read_csv(f, sep='\t', dtype=str, keep_default_na=False).id)
+        else: drawn[name] = precision_sample(windows, *draws[name], exclude=read_before)
         read_before |= {w.id for w in drawn[name]}
     read = {w.id: w for w in with_sources(prof, list({w.id: w for d in drawn.values() for w in d}.values()),
                                              s.excerpt_chars, s.novel_neighbours, novel_sents)}
@@ -489,18 +517,36 @@ def sample_agreement(prof:Profile, names:list, samples:dict, keys:dict)->list[pd
 # %% ../../nbs/06_dataset_checks.ipynb #b52e9cf7
 def verified_check(prof:Profile, windows:list[ReadWindow], verdicts:pd.DataFrame, keys:dict,
                    novel_sents:dict)->pd.DataFrame|None:
-    """Writes the sheet of the verified tier's second reading (a seeded sample of the windows read `ok` as they are
-    now); returns how its labels agree with the first reading's (None until there are labels, or no `ok` window)."""
+    """Writes the sheet of the second reading (a seeded sample of the windows the first readings, `verdicts`, hold as
+    `ok` as they are now: all of them when the sample is as large); returns how its labels agree with the first
+    reading's (None until there are labels, or no `ok` window)."""
     s = prof.dataset_checks
     name, size, seed = sample_of(s.verified, 'dataset_checks.verified')
     ok = set(verdicts.id[verdicts.label == 'ok']) if len(verdicts) else set()
     if not ok: return None
+    f = strict_labels(prof, f'{name}_second')
     drawn = with_sources(prof, precision_sample([w for w in windows if w.id in ok], size, seed), s.excerpt_chars,
                          s.novel_neighbours, novel_sents)
     reading_sheet(prof, name, seed, drawn, keys, labels=f'{name}_second')
-    if not (f := strict_labels(prof, f'{name}_second')).exists(): return None
+    if not f.exists(): return None
     first = verdicts.set_index('id')[['label', 'note']]
     return reader_agreement(first, current_labels(f, keys)[0], [w.id for w in drawn]).assign(sample=name)
+
+# %% ../../nbs/06_dataset_checks.ipynb #3906877b
+def audit_check(prof:Profile, windows:list[ReadWindow], verdicts:pd.DataFrame, keys:dict,
+                novel_sents:dict)->pd.DataFrame|None:
+    """Writes the sheet of the audit (`dataset_checks.audit`: a seeded sample of the verified tier, `verified_ids`, read
+    once more, blind); returns how its labels agree with the tier's `ok` (None until there are labels)."""
+    s = prof.dataset_checks
+    name, size, seed = sample_of(s.audit, 'dataset_checks.audit')
+    ok = verified_ids(verdicts) if len(verdicts) else set()
+    if not ok: return None
+    drawn = with_sources(prof, precision_sample([w for w in windows if w.id in ok], size, seed), s.excerpt_chars,
+                         s.novel_neighbours, novel_sents)
+    reading_sheet(prof, name, seed, drawn, keys)
+    if not (f := strict_labels(prof, name)).exists(): return None
+    tier = verdicts.set_index('id')[['label', 'note']]
+    return reader_agreement(tier, current_labels(f, keys)[0], [w.id for w in drawn]).assign(sample=name)
 
 # %% ../../nbs/06_dataset_checks.ipynb #8f35560a
 def run_checks(profile:str|Profile)->dict:
@@ -508,7 +554,7 @@ def run_checks(profile:str|Profile)->dict:
     writes their tables."""
     prof, P = get_profile(profile), paths(profile)
     seg = segmentation_table(prof)
-    novel_sents = {n: load_sentences(prof, n)['sentences'] for n in seg.slug[seg.kind == 'novel']}
+    novel_sents = {n: load_sentences(prof, n)['sentences'] for n in seg.slug[seg.kind.isin(['novel', 'other'])]}
     acc, recall, accounted = recall_scan(prof, seg.slug[seg.kind == 'criticism'].tolist(), novel_sents)
     windows = all_windows(P.processed/'relic'); keys = {w.id: w.key for w in windows}
     draws, samples = draw_samples(prof, windows, novel_sents)
@@ -519,14 +565,18 @@ def run_checks(profile:str|Profile)->dict:
     agree = sample_agreement(prof, list(draws), samples, keys)
     _write_or_remove(pd.concat(agree)[['sample', 'measure', 'value', 'lo95', 'hi95']] if agree else None,
                      P.results/'strict_agreement.csv')
-    _write_or_remove(labelled['fresh'].rename(columns={'label': 'verdict'})[['id', 'verdict', 'note']]
-                     if 'fresh' in labelled else None, P.results/'alignment_precision.csv')
-    # every window read as it is, whichever sample (12 and 13 read it)
-    verdicts = strict_verdicts(windows, {n: strict_labels(prof, n) for n in draws})
-    _write_or_remove(verdicts.sort_values('id', ignore_index=True) if len(verdicts) else None,
-                     P.results/'strict_verdicts.csv')
-    verified = verified_check(prof, windows, verdicts, keys, novel_sents)
+    fresh = [n for n in labelled if n.startswith('fresh')]             # the latest fresh sample: unverified precision
+    _write_or_remove(labelled[fresh[-1]].rename(columns={'label': 'verdict'})[['id', 'verdict', 'note']]
+                     .assign(sample=fresh[-1]) if fresh else None, P.results/'alignment_precision.csv')
+    firsts = {n: strict_labels(prof, n) for n in draws}
+    verified = verified_check(prof, windows, strict_verdicts(windows, firsts), keys, novel_sents)
     _write_or_remove(verified, P.results/'strict_verified_agreement.csv')
+    # every window read as it is, by every reading (12 and 13 read it): first, second and audit readings
+    later = [f'{n}_second' for n in [*draws, sample_of(prof.dataset_checks.verified).name]]
+    verdicts = strict_verdicts(windows, firsts | {n: strict_labels(prof, n) for n in later})
+    audit = audit_check(prof, windows, verdicts, keys, novel_sents)
+    _write_or_remove(audit, P.results/'strict_audit_agreement.csv')
+    _write_or_remove(verdicts if len(verdicts) else None, P.results/'strict_verdicts.csv')
     return dict(runs=acc, recall=recall, accounted=accounted, samples=samples, labels=labelled, stale=stale,
                 notes=notes, precision=table, agreement=pd.concat(agree) if agree else None,
-                verified=verified)
+                verified=verified, audit=audit)
