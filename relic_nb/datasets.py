@@ -8,26 +8,28 @@ import gzip, hashlib, io, json, shutil, tarfile, zlib
 from pathlib import Path
 from typing import NamedTuple
 import pandas as pd
+from fastcore.basics import patch
 from .config import Profile, get_profile, paths, atomic_path, write_csv
-from .corpus import text_cache, Corpus, has_role, read_text, PARSE_VERSION, Gutenberg
+from .corpus import text_cache, Corpus, has_role, is_novel, read_text, PARSE_VERSION, Gutenberg
+from .relic.dataset_checks import read_verdicts, verified_ids, wilson
 from .relic.quote_types import table2_caption
 from .relic.task import read_relic, relic_key, score_submission
 from .gandalf.data import fold, load_gandalf, gandalf_corpus, book_paragraphs
 
 # %% auto #0
-__all__ = ['FORMAT', 'DATASETS', 'MANIFEST', 'VERSION_MARK', 'RELIC_SPLITS', 'QUOTE_TYPE_TABLES', 'VARIANTS', 'READER',
+__all__ = ['FORMAT', 'DATASETS', 'MANIFEST', 'VERSION_MARK', 'RELIC_SPLITS', 'QUOTE_TYPE_TABLES', 'TIERS', 'VARIANTS', 'READER',
            'RELIC_SECTIONS', 'GANDALF_SECTIONS', 'KINDS', 'DatasetError', 'sha256_of', 'manifest_text',
            'parse_manifest', 'release_version', 'write_archive', 'verify_folder', 'archive_stem', 'unpack',
-           'find_release', 'jsonl_bytes', 'csv_bytes', 'work_provenance', 'split_id', 'relic_quotes', 'relic_files',
-           'read_book', 'text_sha256', 'variant_of', 'gandalf_files', 'relic_figures', 'gandalf_figures',
-           'FigureChecks', 'relic_checks', 'gandalf_checks', 'check_figures', 'size_category', 'card_header',
-           'datasheet', 'cross_checks', 'relic_card_head', 'relic_title', 'relic_motivation', 'relic_composition',
-           'relic_noise', 'relic_quote_types', 'relic_collection', 'relic_preprocessing', 'relic_uses',
-           'relic_distribution', 'relic_maintenance', 'relic_datasheet', 'gandalf_card_head', 'gandalf_title',
-           'gandalf_motivation', 'gandalf_composition', 'gandalf_noise', 'gandalf_collection', 'gandalf_uses',
-           'gandalf_distribution', 'gandalf_maintenance', 'gandalf_datasheet', 'GenericDoc', 'GenericQuery', 'TrecQrel',
-           'IRSplit', 'Release', 'RelicPD', 'GandalfPD', 'open_release', 'load', 'hf_data_files', 'build_release',
-           'relic_build', 'gandalf_build', 'write_datasheets', 'run_datasets']
+           'find_release', 'jsonl_bytes', 'csv_bytes', 'work_provenance', 'split_id', 'relic_quotes', 'with_readings',
+           'relic_files', 'read_book', 'text_sha256', 'variant_of', 'gandalf_files', 'reading_tiers', 'relic_figures',
+           'gandalf_figures', 'FigureChecks', 'relic_checks', 'gandalf_checks', 'check_figures', 'size_category',
+           'card_header', 'datasheet', 'cross_checks', 'relic_card_head', 'relic_title', 'relic_motivation',
+           'relic_composition', 'relic_noise', 'relic_quote_types', 'relic_collection', 'relic_preprocessing',
+           'relic_uses', 'relic_distribution', 'relic_maintenance', 'relic_datasheet', 'gandalf_card_head',
+           'gandalf_title', 'gandalf_motivation', 'gandalf_composition', 'gandalf_noise', 'gandalf_collection',
+           'gandalf_uses', 'gandalf_distribution', 'gandalf_maintenance', 'gandalf_datasheet', 'GenericDoc',
+           'GenericQuery', 'TrecQrel', 'IRSplit', 'Release', 'RelicPD', 'GandalfPD', 'open_release', 'load',
+           'hf_data_files', 'build_release', 'relic_build', 'gandalf_build', 'write_datasheets', 'run_datasets']
 
 # %% ../nbs/13_datasets.ipynb #58afb765
 FORMAT = 1                  # layout of a release (files, columns); the first part of every version
@@ -217,16 +219,32 @@ def relic_quotes(data:dict[str, dict], # split name -> its RELiC-format dict
 
 # %% ../nbs/13_datasets.ipynb #d673cbb1
 QUOTE_TYPE_TABLES = ('quote_types_distribution.csv', 'quote_types_agreement.csv', 'quote_types_readers.csv')
+TIERS = ('verified', 'all')   # the windows a strict reading holds as `ok` (the default benchmark), and every window
 
+def with_readings(q:pd.DataFrame, verdicts:pd.DataFrame|None)->pd.DataFrame:
+    """The examples with their strict reading as it stands (06's `strict_verdicts.csv`): `reading` (its label, '' for
+    a window never read as it is now), `reading_note`, `read_in` (the samples that read it) and `verified` (read `ok`
+    by every reading, and by two at least: `verified_ids`)."""
+    v = verdicts if verdicts is not None else pd.DataFrame(columns=['id', 'label', 'note', 'sample', 'readings'])
+    ok, v = verified_ids(v), v.set_index('id')
+    return q.assign(reading=q.id.map(v.label).fillna(''), reading_note=q.id.map(v.note).fillna(''),
+                    read_in=q.id.map(v['sample']).fillna(''), verified=q.id.isin(ok))
+
+# %% ../nbs/13_datasets.ipynb #bdd31e82
 def relic_files(profile:str|Profile)->tuple[dict[str, bytes|Path], pd.DataFrame]:
     "The data files of RELiC-PD (path in the release -> bytes or file) and its examples table."
     prof, P = get_profile(profile), paths(profile)
-    corpus = Corpus.for_profile(prof); w = corpus.works[has_role(corpus.works, 'relic_primary')]
+    corpus = Corpus.for_profile(prof); w = corpus.works[is_novel(corpus.works)]
     files = {f'relic/{s}.json': P.processed/'relic'/f'{s}.json' for s in RELIC_SPLITS}
     q = relic_quotes({s: read_relic(files[f'relic/{s}.json']) for s in RELIC_SPLITS}, dict(zip(w.title, w.slug)))
+    q = with_readings(q, read_verdicts(prof))
+    q['relic_own'] = q.novel.isin(w.slug[has_role(w, 'relic_primary')])     # not one of the novels RELiC-PD adds
     cols = ['id', 'split', 'novel', 'title', 'critic', 'critic_sentence', 'start', 'n', 'candidates', 'left', 'quote',
-            'right']
-    for s in RELIC_SPLITS: files[f'quotes/{s}.jsonl'] = jsonl_bytes(q[q.split == s][cols].to_dict('records'))
+            'right', 'reading', 'reading_note', 'read_in', 'verified']
+    for s in RELIC_SPLITS:
+        files[f'quotes/{s}.jsonl'] = jsonl_bytes(q[q.split == s][cols].to_dict('records'))
+        ok = q[(q.split == s) & q.verified]
+        files[f'quotes/verified/{s}.jsonl'] = jsonl_bytes(ok[cols].to_dict('records'))
     files.update(_files_under(P.processed/'beir', 'beir'))
     works = work_provenance(corpus, prof, set(q.novel) | set(q.critic)).set_index('slug')
     nov, cri = works.loc[q.novel].reset_index(drop=True), works.loc[q.critic].reset_index(drop=True)
@@ -295,6 +313,15 @@ def _shipped(files:dict, folder:str, names, **kw)->dict[str, pd.DataFrame]:
     return {t: pd.read_csv(io.BytesIO(Path(files[f'{folder}/{t}']).read_bytes()), **kw)
             for t in names if f'{folder}/{t}' in files}
 
+# %% ../nbs/13_datasets.ipynb #911396d4
+def reading_tiers(q:pd.DataFrame)->pd.DataFrame:
+    """Per split: examples, verified ones (read `ok` twice), ones read `ok` once so far, ones read otherwise, and unread
+    ones (as `with_readings` says)."""
+    return pd.DataFrame([dict(split=s, examples=len(g), verified=int(g.verified.sum()),
+                              **{'read ok once': int((g.reading.eq('ok') & ~g.verified).sum()),
+                                 'read, not ok': int((g.reading.ne('') & g.reading.ne('ok')).sum())},
+                              unread=int(g.reading.eq('').sum())) for s in RELIC_SPLITS for g in [q[q.split == s]]])
+
 # %% ../nbs/13_datasets.ipynb #4b3f2d7b
 def relic_figures(q:pd.DataFrame, files:dict)->dict:
     "The datasheet's figures of RELiC-PD, from its examples table and files."
@@ -310,8 +337,7 @@ def relic_figures(q:pd.DataFrame, files:dict)->dict:
               'average quotation length (words)': round(float(qw.mean()), 1),
               'primary sources': int(q.novel.nunique()), 'unique secondary sources': int(q.critic.nunique())}
     splits = pd.DataFrame([dict(split=s, examples=int((g := q[q.split == s]).shape[0]), novels=g.novel.nunique(),
-                                critics=g.critic.nunique(),
-                                sentences=sum(sents[t] for t in g.title.unique()),
+                                critics=g.critic.nunique(), sentences=sum(sents[t] for t in g.title.unique()),
                                 avg_candidates=round(float(g.candidates.mean()), 1) if len(g) else 0.0)
                                 for s in RELIC_SPLITS])
     beir = []
@@ -327,14 +353,15 @@ def relic_figures(q:pd.DataFrame, files:dict)->dict:
     blocks = pd.read_csv(io.BytesIO(Path(files['provenance/blocks.csv']).read_bytes()))
     noise = _shipped(files, 'noise', ('alignment_recall.csv', 'alignment_precision.csv', 'strict_verdicts.csv'),
                      keep_default_na=False)
-    quote_types = _shipped(files, 'annotations', QUOTE_TYPE_TABLES)
     return dict(table1=table1, splits=splits, beir=pd.DataFrame(beir, columns=['split', 'n', 'queries', 'docs']),
                 quote_sentences=q.n.value_counts().sort_index(),
                 quote_words=qw.describe(percentiles=[.1, .5, .9]).round(1),
                 context_words=ctx.describe(percentiles=[.1, .5, .9]).round(1), by_novel=by_novel,
                 blocks=blocks.outcome.value_counts(), recall=noise.get('alignment_recall.csv'),
                 precision=noise.get('alignment_precision.csv'), verdicts=noise.get('strict_verdicts.csv'),
-                ids=set(q.id), quote_types=quote_types)
+                ids=set(q.id), quote_types=_shipped(files, 'annotations', QUOTE_TYPE_TABLES),
+                tiers=reading_tiers(q),
+                added=sorted(set(q.title[~q.relic_own])), added_splits=sorted(set(q.split[~q.relic_own])))
 
 # %% ../nbs/13_datasets.ipynb #ec80d2cd
 def gandalf_figures(t:dict)->dict:
@@ -401,6 +428,10 @@ def relic_checks(c:FigureChecks, figs:dict):
             for col in ('windows', 'critics', 'sentences'):
                 c.add(f'{r.novel} ({r.split}): {col}', None if o is None else int(o[col]), 'windows_by_novel.csv',
                       getattr(r, col))
+    if figs.get('verdicts') is not None and (v := c.read('strict_verdicts.csv', keep_default_na=False)) is not None:
+        for r in figs['tiers'].itertuples():
+            c.add(f'verified windows ({r.split})', r.verified, 'strict_verdicts.csv',
+                  len(verified_ids(v[v.split == r.split])))
     if figs['precision'] is not None:
         c.add('precision sample: labelled windows in the release', len(set(figs['precision'].id) & figs['ids']),
               'alignment_precision.csv', len(figs['precision']))
@@ -491,6 +522,25 @@ def relic_motivation(f:dict, checks:pd.DataFrame, version:str, profile:str)->str
   no person wrote or selected examples.{read_note if f['precision'] is not None else ''}
 """
 
+# %% ../nbs/13_datasets.ipynb #0c4b3e8a
+def _tiers_text(f:dict)->str:
+    "The datasheet's lines on the novels RELiC-PD adds, the verified tier and the readings the examples carry."
+    added = ', '.join(f'*{x}*' for x in f['added'])
+    where = ' and '.join(f['added_splits']) or 'no split'
+    return f"""  {len(f['added'])} of the novels are not RELiC's (public-domain novels the same critics quote:
+  {added}); they are in {where} only, so the test split holds RELiC's own novels and compares with the paper.
+- **Tiers.** Every example carries its strict reading as it stands (`reading`: `ok`, `partial`,
+  `bad_context`, `wrong_quote`, `leak`, or blank for a window never read as it is now; `reading_note`; `read_in`, the
+  samples that read it). The **verified tier** (`verified`) is the examples read `ok` by two independent strict
+  readings (and by every reading there was): a real quotation of the passage, with the right extent and the critic's
+  own prose around it. It is the default benchmark (`quotes/verified/<split>.jsonl`;
+  `load('relic-pd', split)` and the Hugging Face names `train`, `validation`, `test`); `quotes/<split>.jsonl` and
+  `tier='all'` hold every example.
+  A window that is new, or changed since it was read, is unread until a strict reading reads it:
+
+{_md(f['tiers'])}
+"""
+
 # %% ../nbs/13_datasets.ipynb #52d7ce21
 def relic_composition(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
     "RELiC-PD's examples: splits, lengths, BEIR folders, what is missing."
@@ -509,7 +559,7 @@ def relic_composition(f:dict, checks:pd.DataFrame, version:str, profile:str)->st
   Splits are by novel, as in RELiC: {t['primary sources']} novels and {t['unique secondary sources']} works of
   criticism in all. Average context: {t['average context length (words)']} words; average quotation:
   {t['average quotation length (words)']} words.
-- **Quotation lengths**, in sentences:
+{_tiers_text(f)}- **Quotation lengths**, in sentences:
 
 {_md(qs)}
 
@@ -544,13 +594,15 @@ def relic_noise(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
                   f"not find, the other outcomes say why a found one is not an example "
                   f"(`noise/alignment_recall.csv`):\n\n{_md(rec)}"
                   if rec is not None else 'No recall scan was run for this profile.')
-    prec_txt = (f"A reader read {len(prec)} windows drawn at random (seeded) and judged "
-                f"{int((prec.verdict == 'ok').sum())} of them real "
-                f"quotations of the passage with the critic's own claims around them "
-                f"({100 * (prec.verdict == 'ok').mean():.0f}%; `noise/alignment_precision.csv` holds the verdicts "
-                f"and notes)."
-                if prec is not None
-                else 'No precision labels exist for this profile (the windows have not been read by a person).')
+    if prec is not None:
+        k, n = int((prec.verdict == 'ok').sum()), len(prec); lo, hi = wilson(k, n)
+        name = f" (`{prec['sample'].iloc[0]}`)" if 'sample' in prec else ''
+        prec_txt = (f"The latest fresh sample{name}: {n} windows drawn at random (seeded) from those never read "
+                    f"before, read strictly. {k} of them are real quotations of the passage with the critic's own "
+                    f"claims around them ({100 * k / n:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}], 95% Wilson interval): "
+                    f"the precision to expect of the windows outside the verified tier. "
+                    f"`noise/alignment_precision.csv` holds the verdicts and notes.")
+    else: prec_txt = 'No precision labels exist for this profile (the windows have not been read strictly).'
     ver = f.get('verdicts')
     if ver is not None and len(ver):
         n_read, n_ok = len(set(ver.id) & f['ids']), int(ver[ver.id.isin(f['ids'])].label.eq('ok').sum())
@@ -832,26 +884,59 @@ class Release:
         return {k: str(self.root/v) for k, v in self.info['hf_data_files'].items()}
 
 class RelicPD(Release):
-    "RELiC-PD: the official-format splits, examples, provenance, answer keys and BEIR folders."
-    def split(self, split:str)->dict:
-        "The official-format dict of `split` (book title -> sentences, candidates, quotes)."
+    """RELiC-PD: the official-format splits, examples, provenance, answer keys and BEIR folders; the splits, examples,
+    keys and scores of the verified tier by default (`tier='all'`: every window)."""
+    def _ids(self, split:str, tier:str)->set[str]|None:
+        "The ids of `split`'s windows in `tier` (None: all of them)."
         if split not in RELIC_SPLITS:
             raise ValueError(f"RELiC-PD's splits are {', '.join(RELIC_SPLITS)}, not {split!r}.")
-        return read_relic(self.root/'relic'/f'{split}.json')
-    def examples(self, split:str)->pd.DataFrame: return pd.DataFrame(self.jsonl(f'quotes/{split}.jsonl'))
-    def provenance(self)->pd.DataFrame:
-        return pd.read_csv(self.root/'provenance'/'windows.csv',
-                           dtype={'novel_gutenberg_id': 'Int64', 'critic_gutenberg_id': 'Int64'})
-    def key(self, split:str='test')->dict[str, int]:
-        "The answer key of `split`: example id -> gold start index (what `relic.task.score_submission` reads)."
-        return relic_key(self.split(split))
-    def score(self, submission:Path, split:str='test', verbose:bool=False)->dict:
-        "Recall@k of a submission file against this release's key, by the retrieval stage's scorer."
-        import tempfile
-        with tempfile.TemporaryDirectory() as d:
-            k = Path(d)/f'{split}.key.json'; k.write_text(json.dumps(self.key(split)))
-            return score_submission(submission, k, verbose=verbose)
-    def ir(self, split:str='test', n:int|None=None)->IRSplit: return IRSplit(self.root, split, n)
+        if tier not in TIERS: raise ValueError(f"RELiC-PD's tiers are {', '.join(TIERS)}, not {tier!r}.")
+        if tier == 'all': return None
+        ids = {r['id'] for r in self.jsonl(f'quotes/verified/{split}.jsonl')}
+        if not ids: raise DatasetError(f"{self} has no verified windows in {split}: no strict reading holds one as "
+                                       "`ok` (06_dataset_checks). Pass tier='all' for every window.")
+        return ids
+    def split(self, split:str, tier:str='verified')->dict:
+        "The official-format dict of `split` (book title -> sentences, candidates, quotes), its windows in `tier`."
+        ids, d = self._ids(split, tier), read_relic(self.root/'relic'/f'{split}.json')
+        if ids is None: return d
+        kept = {t: dict(b, quotes={q: v for q, v in b['quotes'].items() if q in ids}) for t, b in d.items()}
+        return {t: b for t, b in kept.items() if b['quotes']}
+    def examples(self, split:str, tier:str='verified')->pd.DataFrame:
+        "One row per example of `split` in `tier`, with its strict reading (`reading`, `reading_note`, `read_in`)."
+        self._ids(split, 'all')
+        return pd.DataFrame(self.jsonl(f"quotes/{'verified/' if tier == 'verified' else ''}{split}.jsonl"))
+
+# %% ../nbs/13_datasets.ipynb #1732a6de
+@patch
+def provenance(self:RelicPD)->pd.DataFrame:
+    "Per example: its novel's and critic's titles, Gutenberg ids and sha256, and where the quotation stands."
+    return pd.read_csv(self.root/'provenance'/'windows.csv',
+                       dtype={'novel_gutenberg_id': 'Int64', 'critic_gutenberg_id': 'Int64'})
+
+@patch
+def key(self:RelicPD, split:str='test', tier:str='verified')->dict[str, int]:
+    "The answer key of `split` in `tier`: example id -> gold start index (`relic.task.score_submission` reads it)."
+    return relic_key(self.split(split, tier))
+
+@patch
+def score(self:RelicPD, submission:Path, split:str='test', tier:str='verified', verbose:bool=False)->dict:
+    """Recall@k of a submission file against this release's key of `split` in `tier`, by the retrieval stage's
+    scorer (a submission for every window is scored on the verified ones)."""
+    import tempfile
+    key = self.key(split, tier)
+    with tempfile.TemporaryDirectory() as d:
+        k, s = Path(d)/f'{split}.key.json', Path(d)/'submission.json'
+        k.write_text(json.dumps(key))
+        sub = json.loads(Path(submission).read_text(encoding='utf-8'))
+        if isinstance(sub, dict) and tier != 'all': sub = {q: r for q, r in sub.items() if q in key}
+        s.write_text(json.dumps(sub))
+        return score_submission(s, k, verbose=verbose)
+
+@patch
+def ir(self:RelicPD, split:str='test', n:int|None=None)->IRSplit:
+    "ir_datasets-style access to the BEIR folders of `split` (every window)."
+    return IRSplit(self.root, split, n)
 
 # %% ../nbs/13_datasets.ipynb #fe98ab1e
 class GandalfPD(Release):
@@ -904,12 +989,13 @@ def load(name:str, # 'relic-pd' or 'gandalf-pd'
          path:str|Path|None=None,
          profile:str|Profile='pd', verify:bool=True,
          into:str|Path|None=None, # where an archive is unpacked (default: beside it)
+         tier:str='verified', # relic-pd: 'verified' (the windows a strict reading holds as `ok`) or 'all'
         ):
-    """A split of RELiC-PD (official-format dict) or GANDALF-PD (list of questions), or the release itself when
-    `split` is None."""
+    """A split of RELiC-PD (official-format dict, its windows in `tier`) or GANDALF-PD (list of questions), or the
+    release itself when `split` is None."""
     rel = open_release(name, path, profile, verify, into)
     if split is None: return rel
-    return rel.split(split) if name == 'relic-pd' else rel.questions(split)
+    return rel.split(split, tier) if name == 'relic-pd' else rel.questions(split)
 
 def hf_data_files(name:str, path:str|Path|None=None, profile:str|Profile='pd', into:str|Path|None=None)->dict[str, str]:
     """The `data_files` argument of `datasets.load_dataset('json', data_files=...)` for a release (unpacked and
@@ -941,8 +1027,12 @@ def relic_build(prof:Profile, out_dir:Path)->tuple[tuple, pd.DataFrame]:
     """RELiC-PD's archive: (archive, version, sums, render, figures) and its figures' checks."""
     files, q = relic_files(prof)
     figs = relic_figures(q, files); chk = check_figures('relic-pd', figs, paths(prof).results)
-    hf = {h: f'quotes/{s}.jsonl' for s, h in zip(RELIC_SPLITS, ('train', 'validation', 'test'))}
-    counts = {s: int((q.split == s).sum()) for s in RELIC_SPLITS}
+    names = dict(zip(RELIC_SPLITS, ('train', 'validation', 'test')))
+    ok = {s: int(((q.split == s) & q.verified).sum()) for s in RELIC_SPLITS}
+    # the verified tier under the plain names (the default benchmark), every window under all_<name>
+    hf = {**{names[s]: f'quotes/verified/{s}.jsonl' for s in RELIC_SPLITS if ok[s]},
+          **{f'all_{names[s]}': f'quotes/{s}.jsonl' for s in RELIC_SPLITS}}
+    counts = {**{s: int((q.split == s).sum()) for s in RELIC_SPLITS}, **{f'verified_{s}': ok[s] for s in RELIC_SPLITS}}
     render = lambda v: {'README.md': relic_datasheet(figs, chk, v, prof.name),
                         'release.json': _info('relic-pd', v, prof.name, counts, hf)}
     return (*build_release('relic-pd', files, render, out_dir), render, figs), chk

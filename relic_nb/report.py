@@ -16,7 +16,7 @@ from .relic.human_proxy import proxy_folder, read_proxy_column, PAPER_TABLE4
 from .relic.quote_types import PAPER_TYPE_COUNTS, table2_caption
 from .stats import DIGITS, compare_runs, group_intervals, ranks_intervals
 from .gandalf.baselines import COLUMNS, accuracy_table
-from .relic.dataset_checks import read_verdicts
+from .relic.dataset_checks import read_verdicts, verified_ids
 
 # %% auto #0
 __all__ = ['PAIRED_COLUMNS', 'CURVE_FILE', 'VERIFIED_FILES', 'CURVE_CONTEXTS', 'BY_LENGTH', 'INTERVAL_TABLES', 'parse_run',
@@ -24,9 +24,9 @@ __all__ = ['PAIRED_COLUMNS', 'CURVE_FILE', 'VERIFIED_FILES', 'CURVE_CONTEXTS', '
            'gandalf_intervals', 'learning_curve', 'plot_learning_curve', 'plot_table3_intervals', 'interval_text',
            'intervals_wide', 'paired_prose', 'retrieval_tables', 'verified_tables', 'md', 'Report', 'recall_curves',
            'plot_recall_curves', 'plot_by_length', 'stage_timings', 'table_checksums', 'intervals_sections',
-           'strict_precision_table', 'dataset_section', 'quote_types_section', 'table3_section', 'by_length_section',
-           'dense_section', 'proxy_section', 'relic_sections', 'gandalf_sections', 'build_report', 'run_report',
-           'committed_tables', 'folder_tables', 'committed_intervals', 'interval_check', 'cell_checks',
+           'strict_precision_table', 'dataset_section', 'strict_sections', 'quote_types_section', 'table3_section',
+           'by_length_section', 'dense_section', 'proxy_section', 'relic_sections', 'gandalf_sections', 'build_report',
+           'run_report', 'committed_tables', 'folder_tables', 'committed_intervals', 'interval_check', 'cell_checks',
            'compare_tables', 'exact_models', 'verify_tables', 'main']
 
 # %% ../nbs/12_report.ipynb #ce5685e6
@@ -300,19 +300,22 @@ def retrieval_tables(profile:str|Profile)->dict:
     return dict(table3=table3, tableA9=a9, ranks=ranks, intervals=iv, tableA9_intervals=a9iv, paired=paired,
                 verified=verified[0], verified_paired=verified[1])
 
-VERIFIED_FILES = ('table3_verified.csv', 'table3_paired_verified.csv')
+VERIFIED_FILES = ('table3_verified.csv', 'table3_paired_verified.csv', 'tableA9_verified.csv')
 
 # %% ../nbs/12_report.ipynb #0307dde8
 def verified_tables(profile:str|Profile, runs:list, # (model, L, R, per-quote ranks) of Table 3
-                   )->tuple[pd.DataFrame|None, pd.DataFrame|None]:
-    """Table 3's intervals (recall and mean rank) and paired comparisons again, on the test quotes that a strict
-    reading holds as `ok` (06's `strict_verdicts.csv`): do the windows that are not what they claim move its
-    conclusions? (None, None) where no test quote is read so."""
-    v = read_verdicts(profile); ok = set(v.id[v.label == 'ok']) if v is not None else set()
-    if not runs or not ok & set(runs[0][3].id): return None, None
+                   )->tuple[pd.DataFrame|None, pd.DataFrame|None, pd.DataFrame|None]:
+    """Table 3's intervals (recall and mean rank), its paired comparisons and Table A9's intervals again, on the
+    verified tier: the test quotes two strict readings hold as `ok` (`verified_ids` of 06's `strict_verdicts.csv`).
+    Do the windows that are not what they claim move the conclusions? (None, None, None) where no test quote is read
+    so."""
+    v = read_verdicts(profile); ok = verified_ids(v) if v is not None else set()
+    if not runs or not ok & set(runs[0][3].id): return None, None, None
     sub = [(m, L, R, pq[pq.id.isin(ok)].reset_index(drop=True)) for m, L, R, pq in runs]
     iv = table3_intervals(profile, sub)
-    return iv[iv.metric != 'proxy_acc'].reset_index(drop=True), table3_paired(profile, sub)
+    ranks = pd.concat([pq[['model', 'L', 'R', 'id', 'n', 'rank']] for *_, pq in sub], ignore_index=True)
+    return (iv[iv.metric != 'proxy_acc'].reset_index(drop=True), table3_paired(profile, sub),
+            tableA9_intervals(profile, ranks.astype({'L': 'Int64', 'R': 'Int64'})))
 
 # %% ../nbs/12_report.ipynb #aa608ffc
 def md(df:pd.DataFrame, floatfmt:str='g', index:bool=False)->str:
@@ -453,11 +456,11 @@ def intervals_sections(rep:Report):
     vi, vp = rep.table('table3_verified.csv'), rep.table('table3_paired_verified.csv')
     if vi is not None and len(vi) and iv is not None and len(iv):
         n_all = int(iv[iv.metric == 'recall@1'].n.max())
-        rep.add(f"#### Table 3 on the test quotes read as `ok` ({int(vi.n.max())} of {n_all})",
+        rep.add(f"#### Table 3 on the verified tier ({int(vi.n.max())} of the {n_all} test quotes)",
                 md(intervals_wide(vi, metrics=['recall@1', 'recall@10', 'recall@100', 'mean_rank'])),
-                "The same runs scored only on the test windows that the strict reading (`06_dataset_checks`) holds "
-                "as `ok`: a real "
-                "quotation with the right extent and the critic's own prose around it (`table3_verified.csv`).")
+                "The same runs scored only on the test windows that two strict readings (`06_dataset_checks`) hold "
+                "as `ok`: a real quotation with the right extent and the critic's own prose around it "
+                "(`table3_verified.csv`). The dataset's default benchmark is this tier.")
         if vp is not None: rep.add(paired_prose(vp, lv) + ' Every figure: `table3_paired_verified.csv`.')
 
 # %% ../nbs/12_report.ipynb #f299292b
@@ -467,11 +470,13 @@ def strict_precision_table(sp:pd.DataFrame, # `strict_precision.csv` (06_dataset
     intervals, and the count of each other label."""
     sp = sp.set_index(['sample', 'label'])
     cell = lambda s, l: f"{sp.share[(s, l)]:.0%} [{sp.lo95[(s, l)]:.0%}, {sp.hi95[(s, l)]:.0%}]"
-    return pd.DataFrame([{'strict precision sample': s + (' (after the last rules; never tuned on)' if s == 'fresh'
+    names = list(sp.index.get_level_values(0).unique())
+    last = [s for s in names if s.startswith('fresh')][-1:]             # the latest fresh sample: never tuned on
+    return pd.DataFrame([{'strict precision sample': s + (' (after the last rules; never tuned on)' if s in last
                                                           else ' (read while tuning)'),
                           'windows': int(sp.of[(s, 'ok')]), 'ok': cell(s, 'ok'), 'ok + partial': cell(s, 'ok+partial'),
                           **{l: int(sp.windows[(s, l)]) for l in ('partial', 'bad_context', 'wrong_quote', 'leak')}}
-                         for s in sp.index.get_level_values(0).unique()])
+                         for s in names])
 
 # %% ../nbs/12_report.ipynb #1c735183
 def dataset_section(rep:Report)->pd.DataFrame|None:
@@ -495,20 +500,31 @@ def dataset_section(rep:Report)->pd.DataFrame|None:
         rep.add('### Alignment quality', md(rec),
                 f'What became of every run of {rep.prof.dataset_checks.min_run} or more words '
                 'that a critic shares with a novel (`alignment_recall.csv`: an exact scan independent of the aligner).')
+    strict_sections(rep)
+    return t1
+
+# %% ../nbs/12_report.ipynb #5760ee3d
+def strict_sections(rep:Report):
+    "The strict readings: each sample's precision, the readers' agreement, the verified tier's two readings and audit."
     # written only once readers have labelled
     sp, ag = rep.P.results/'strict_precision.csv', rep.P.results/'strict_agreement.csv'
     if sp.exists():
         rep.add(md(strict_precision_table(pd.read_csv(sp))),
                 'Strict precision (`strict_precision.csv`): each sampled window read beside '
                 "the critic's own file and the novel, one label each; `ok` and `ok + partial` with Wilson intervals "
-                '(`lo95`, `hi95`), the other labels as counts. The `fresh` sample is drawn after the last round of '
-                'rules and never tuned on.')
+                '(`lo95`, `hi95`), the other labels as counts. The latest `fresh` sample is drawn after the last '
+                'round of rules, from windows never read, and never tuned on. Each row is its first reading.')
     if ag.exists():
         rep.add(md(pd.read_csv(ag), floatfmt='.4g'),
                 'Two independent strict readings of the same windows (`strict_agreement.csv`): '
                 "how often they agree, Cohen's kappa (bootstrap interval, `lo95` to `hi95`) and each reading's share "
                 "of `ok` (Wilson).")
-    return t1
+    for f, what in (('strict_verified_agreement.csv', 'The second reading of every window a first reading held as '
+                     '`ok` (`strict_verified_agreement.csv`), against that first reading:'),
+                    ('strict_audit_agreement.csv', 'The audit of the verified tier (windows two readings hold as '
+                     '`ok`): a third, blind reading of a seeded sample (`strict_audit_agreement.csv`); its share of '
+                     "`ok` is the tier's precision:")):
+        if (rep.P.results/f).exists(): rep.add(what, md(pd.read_csv(rep.P.results/f), floatfmt='.4g'))
 
 # %% ../nbs/12_report.ipynb #9e70818e
 def quote_types_section(rep:Report):
@@ -555,6 +571,12 @@ def by_length_section(rep:Report):
             rep.add(f'### Table A9: dense-RELiC {L}/{R} by quote length',
                     md(beside_paper(d, PAPER_TABLE_A9, ['n'],
                                     ['instances', 'recall@1', 'recall@10', 'recall@100', 'mean_rank']), floatfmt='.1f'))
+    av = rep.table('tableA9_verified.csv')
+    if av is not None and len(d := av[(av.model == 'dense-RELiC') & (av.L == L) & (av.R == R)]):
+        rep.add(f"The same on the verified tier ({int(d[d.metric == 'recall@1'].instances.sum())} test quotes read "
+                "`ok`):", md(intervals_wide(d, ['model', 'L', 'R', 'n'],
+                                                   metrics=['recall@1', 'recall@10', 'recall@100', 'mean_rank'])),
+                'Recall in percent with its interval (`tableA9_verified.csv`).')
     ctx = ' and '.join(f'{l}/{r}' for l, r in CURVE_CONTEXTS)
     rep.figure('recall_at_k_all.png', f'Test recall@k of every model ({ctx} contexts)')
     if a9 is not None: rep.figure('recall_by_length.png', f'Test recall@{k} by quote length, {L}/{R} context, with '
