@@ -905,6 +905,7 @@ class RelicPD(Release):
     def examples(self, split:str, tier:str='verified')->pd.DataFrame:
         "One row per example of `split` in `tier`, with its strict reading (`reading`, `reading_note`, `read_in`)."
         self._ids(split, 'all')
+        if tier not in TIERS: raise ValueError(f"RELiC-PD's tiers are {', '.join(TIERS)}, not {tier!r}.")
         return pd.DataFrame(self.jsonl(f"quotes/{'verified/' if tier == 'verified' else ''}{split}.jsonl"))
 
 # %% ../nbs/13_datasets.ipynb #1732a6de
