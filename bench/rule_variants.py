@@ -25,7 +25,8 @@ The variants:
 
 A label follows its window's text to a new id of the same novel and critic (the ids move when the aligner cuts a
 critic's sentences anew), as `dataset_checks.current_labels` does. A window read more than once (a second reading, an
-audit) counts with the most serious label any reading gave, as `dataset_checks.strict_verdicts` has it.
+audit) counts with the most serious label any reading gave, as `dataset_checks.strict_verdicts` has it; the default
+`--samples` leave out the latest fresh sample and the audit, which measure the rules and are not tuned on.
 
 For a looser single-word echo, see `bench/rare_word_sweep.py`.
 """
@@ -109,7 +110,9 @@ def main():
     lab = pd.concat([pd.read_csv(f, sep='\t', dtype=str, keep_default_na=False) for f in files if f.exists()])
     home = lambda i: i.rsplit('.', 1)[0]                              # the novel and critic of an id
     read = {}
-    for r in lab.assign(label=lab.label.str.strip().str.lower()).itertuples():
+    lab = lab.assign(label=lab.label.str.strip().str.lower())
+    if bad := sorted(set(lab.label) - set(SEVERITY)): sys.exit(f'unknown label(s) {bad} in the labels files; use {SEVERITY}')
+    for r in lab.itertuples():
         k = (home(r.id), r.window)
         if k not in read or SEVERITY.index(r.label) < SEVERITY.index(read[k]): read[k] = r.label
     today = build()

@@ -595,7 +595,7 @@ def relic_noise(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
                   f"(`noise/alignment_recall.csv`):\n\n{_md(rec)}"
                   if rec is not None else 'No recall scan was run for this profile.')
     if prec is not None:
-        k, n = int((prec.verdict == 'ok').sum()), len(prec); lo, hi = wilson(k, n)
+        k, n = int((prec.verdict == 'ok').sum()), max(len(prec), 1); lo, hi = wilson(k, len(prec))
         name = f" (`{prec['sample'].iloc[0]}`)" if 'sample' in prec else ''
         prec_txt = (f"The latest fresh sample{name}: {n} windows drawn at random (seeded) from those never read "
                     f"before, read strictly. {k} of them are real quotations of the passage with the critic's own "
@@ -605,13 +605,12 @@ def relic_noise(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
     else: prec_txt = 'No precision labels exist for this profile (the windows have not been read strictly).'
     ver = f.get('verdicts')
     if ver is not None and len(ver):
-        n_read, n_ok = len(set(ver.id) & f['ids']), int(ver[ver.id.isin(f['ids'])].label.eq('ok').sum())
+        n_read, n_ok = len(set(ver.id) & f['ids']), len(verified_ids(ver) & f['ids'])
         prec_txt += (f" Over the rounds of the strict check, {n_read:,} of the {len(f['ids']):,} windows were read "
-                     f"as they are now, "
-                     f"{n_ok:,} of them `ok` ({100 * n_ok / max(n_read, 1):.1f}%); `noise/strict_verdicts.csv` holds "
-                     f"each one's label "
-                     "(`ok`, `partial`, `bad_context`, `wrong_quote`, `leak`) and note: keep the `ok` ones for a "
-                     "benchmark without the known noise.")
+                     f"as they are now, and {n_ok:,} of them are in the verified tier (`ok` in every reading, two at "
+                     f"least); `noise/strict_verdicts.csv` holds each one's label (`ok`, `partial`, `bad_context`, "
+                     "`wrong_quote`, `leak`), note and readings, and `quotes/verified/` the benchmark without the "
+                     "known noise.")
     return f"""
 ## Known noise
 **Recall.** {recall_txt}

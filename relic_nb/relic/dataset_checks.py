@@ -256,12 +256,16 @@ def current_labels(labels_f:Path, windows:dict[str, str], # every current window
     if dup := lab.id[lab.id.duplicated()].tolist(): raise ValueError(f'{labels_f}: windows labelled twice: {dup[:5]}')
     # an unchanged window whose id moved (its critic's sentences were numbered anew) keeps its label under its new id
     home = {(i.rsplit('.', 1)[0], k): i for i, k in windows.items()}
-    lab['id'] = [i if windows.get(i) == k else home.get((i.rsplit('.', 1)[0], k), i)
-                 for i, k in zip(lab.id, lab.window)]
+    moved = [i if windows.get(i) == k else home.get((i.rsplit('.', 1)[0], k), i) for i, k in zip(lab.id, lab.window)]
+    lab = lab.assign(exact=[a == b for a, b in zip(lab.id, moved)], id=moved)
     why = np.where(~lab.id.isin(windows), 'window gone',
                    np.where(lab.window != lab.id.map(windows), 'window changed', ''))
-    cur = (why == '') & ~lab.id.where(why == '').duplicated().to_numpy()
-    return lab[cur].set_index('id'), lab.assign(why=why)[why != ''].reset_index(drop=True)
+    # two labels on one window (one of them moved there): the one written for that id holds, the other is stale
+    first = lab.assign(o=range(len(lab))).sort_values(['exact', 'o'], ascending=[False, True]).index
+    dup = lab.loc[first].id.where(why[first] == '').duplicated().reindex(lab.index).to_numpy()
+    why = np.where((why == '') & dup, 'labelled again', why)
+    lab = lab.drop(columns='exact')
+    return lab[why == ''].set_index('id'), lab.assign(why=why)[why != ''].reset_index(drop=True)
 
 # %% ../../nbs/06_dataset_checks.ipynb #ec9e19e4
 def read_strict_labels(sample:list[ReadWindow],
@@ -292,7 +296,7 @@ def precision_table(labelled:dict[str, pd.DataFrame])->pd.DataFrame:
     "Per sample: windows per label and for ok+partial, with their share and its 95% Wilson interval."
     rows = []
     for name, lab in labelled.items():
-        n = len(lab)
+        if not (n := len(lab)): continue                                  # a sample none of whose windows is left
         for label in LABELS + ('ok+partial',):
             k = int(lab.label.isin(label.split('+')).sum()); lo, hi = wilson(k, n)
             rows.append(dict(sample=name, label=label, windows=k, of=n, share=round(k / n, 4), lo95=round(lo, 4),
@@ -467,16 +471,19 @@ def recall_scan(prof:Profile, critic_slugs:list[str], novel_sents:dict)->tuple[p
 def draw_samples(prof:Profile, windows:list[ReadWindow], novel_sents:dict)->tuple[dict, dict]:
     """The strict samples, drawn in order, each leaving out the windows of those before it: their (size, seed)
     and their windows with the critic's and the novel's text beside them. A sample whose labels exist is the windows
-    its reader labelled that are unchanged since (a window that is new or changed enters unread)."""
+    its reader labelled that are unchanged since, where the draw has moved since the reading (a window that is new or
+    changed enters unread)."""
     s = prof.dataset_checks
     draws = {x.name: (x.size, x.seed) for x in precision_samples(s)}
     drawn, read_before, keys = {}, set(), {w.id: w.key for w in windows}
     for name in draws:
-        if (f := strict_labels(prof, name)).exists():     # a sample once read is what its reader read, as it still is
+        drawn[name] = precision_sample(windows, *draws[name], exclude=read_before)
+        if (f := strict_labels(prof, name)).exists():
             read = set(current_labels(f, keys)[0].index)
-            drawn[name] = precision_sample([w for w in windows if w.id in read], len(read), draws[name][1])
+            # the draw moved since the reading (new windows, other ids): the sample is what its reader read
+            if read and not read <= {w.id for w in drawn[name]}:
+                drawn[name] = precision_sample([w for w in windows if w.id in read], len(read), draws[name][1])
             read_before |= set(pd.read_csv(f, sep='\t', dtype=str, keep_default_na=False).id)
-        else: drawn[name] = precision_sample(windows, *draws[name], exclude=read_before)
         read_before |= {w.id for w in drawn[name]}
     read = {w.id: w for w in with_sources(prof, list({w.id: w for d in drawn.values() for w in d}.values()),
                                              s.excerpt_chars, s.novel_neighbours, novel_sents)}
@@ -515,6 +522,11 @@ def sample_agreement(prof:Profile, names:list, samples:dict, keys:dict)->list[pd
             for n in names if (f := strict_labels(prof, f'{n}_second')).exists() and strict_labels(prof, n).exists()]
 
 # %% ../../nbs/06_dataset_checks.ipynb #b52e9cf7
+def _without_kappa(agreement:pd.DataFrame)->pd.DataFrame:
+    """The agreement table less Cohen's kappa: against a first reading that is `ok` for every window (the pool these
+    readings draw from), kappa is 0 whatever the second reading says; the share of `ok` is the measure."""
+    return agreement[~agreement.measure.str.startswith("Cohen's kappa")].reset_index(drop=True)
+
 def verified_check(prof:Profile, windows:list[ReadWindow], verdicts:pd.DataFrame, keys:dict,
                    novel_sents:dict)->pd.DataFrame|None:
     """Writes the sheet of the second reading (a seeded sample of the windows the first readings, `verdicts`, hold as
@@ -530,23 +542,28 @@ def verified_check(prof:Profile, windows:list[ReadWindow], verdicts:pd.DataFrame
     reading_sheet(prof, name, seed, drawn, keys, labels=f'{name}_second')
     if not f.exists(): return None
     first = verdicts.set_index('id')[['label', 'note']]
-    return reader_agreement(first, current_labels(f, keys)[0], [w.id for w in drawn]).assign(sample=name)
+    agree = reader_agreement(first, current_labels(f, keys)[0], [w.id for w in drawn])
+    return _without_kappa(agree.assign(sample=name))
 
 # %% ../../nbs/06_dataset_checks.ipynb #3906877b
 def audit_check(prof:Profile, windows:list[ReadWindow], verdicts:pd.DataFrame, keys:dict,
                 novel_sents:dict)->pd.DataFrame|None:
     """Writes the sheet of the audit (`dataset_checks.audit`: a seeded sample of the verified tier, `verified_ids`, read
-    once more, blind); returns how its labels agree with the tier's `ok` (None until there are labels)."""
+    once more, blind; once read, the windows of the tier the auditor read); returns how its labels agree with the
+    tier's `ok` (None until there are labels)."""
     s = prof.dataset_checks
     name, size, seed = sample_of(s.audit, 'dataset_checks.audit')
     ok = verified_ids(verdicts) if len(verdicts) else set()
     if not ok: return None
-    drawn = with_sources(prof, precision_sample([w for w in windows if w.id in ok], size, seed), s.excerpt_chars,
-                         s.novel_neighbours, novel_sents)
+    pool, f = [w for w in windows if w.id in ok], strict_labels(prof, name)
+    if f.exists() and (read := set(current_labels(f, keys)[0].index) & ok):   # once read: what the auditor read
+        pool, size = [w for w in pool if w.id in read], len(read)
+    drawn = with_sources(prof, precision_sample(pool, size, seed), s.excerpt_chars, s.novel_neighbours, novel_sents)
     reading_sheet(prof, name, seed, drawn, keys)
-    if not (f := strict_labels(prof, name)).exists(): return None
+    if not f.exists(): return None
     tier = verdicts.set_index('id')[['label', 'note']]
-    return reader_agreement(tier, current_labels(f, keys)[0], [w.id for w in drawn]).assign(sample=name)
+    agree = reader_agreement(tier, current_labels(f, keys)[0], [w.id for w in drawn])
+    return _without_kappa(agree.assign(sample=name))
 
 # %% ../../nbs/06_dataset_checks.ipynb #8f35560a
 def run_checks(profile:str|Profile)->dict:
@@ -571,11 +588,14 @@ def run_checks(profile:str|Profile)->dict:
     firsts = {n: strict_labels(prof, n) for n in draws}
     verified = verified_check(prof, windows, strict_verdicts(windows, firsts), keys, novel_sents)
     _write_or_remove(verified, P.results/'strict_verified_agreement.csv')
-    # every window read as it is, by every reading (12 and 13 read it): first, second and audit readings
-    later = [f'{n}_second' for n in [*draws, sample_of(prof.dataset_checks.verified).name]]
-    verdicts = strict_verdicts(windows, firsts | {n: strict_labels(prof, n) for n in later})
-    audit = audit_check(prof, windows, verdicts, keys, novel_sents)
+    # every window read as it is, by every reading (12 and 13 read it): first and second readings, then the audit's,
+    # which measures the tier before it (a window the audit finds wanting leaves the tier after)
+    s = prof.dataset_checks
+    later = {n: strict_labels(prof, n) for n in [f'{x}_second' for x in [*draws, sample_of(s.verified).name]]}
+    audit = audit_check(prof, windows, strict_verdicts(windows, firsts | later), keys, novel_sents)
     _write_or_remove(audit, P.results/'strict_audit_agreement.csv')
+    audited = sample_of(s.audit).name
+    verdicts = strict_verdicts(windows, firsts | later | {audited: strict_labels(prof, audited)})
     _write_or_remove(verdicts if len(verdicts) else None, P.results/'strict_verdicts.csv')
     return dict(runs=acc, recall=recall, accounted=accounted, samples=samples, labels=labelled, stale=stale,
                 notes=notes, precision=table, agreement=pd.concat(agree) if agree else None,

@@ -207,7 +207,7 @@ def _first_labels(chapters:list[Chapter], pars:list[tuple], front:list[str])->li
             if state == 'text' and not begun and _OTHER_FRONT.match(t): state = 'other_work'
             begun = begun or (state == 'text' and not (_AUTHOR.match(t) or _INTRO.match(t) or t == ''))
         if is_editorial(p): state = _heading_state(p, chapters[ci].paragraphs[j + 1:], front) or 'editor'
-        elif not begun and len(p.split()) <= 4 and _OTHER_FRONT.match(p): state = 'other_work'
+        elif not begun and _AUTHOR.match(t) and len(p.split()) <= 4 and _OTHER_FRONT.match(p): state = 'other_work'
         elif _short(p) and _AUTHOR.match(p): state = 'text'
         elif state == 'text' and _END.match(p): lab.append('end'); state = 'end'; continue
         elif state in ('front', 'toc') and is_prose(p) and not _JUNK.search(p):

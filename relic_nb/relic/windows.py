@@ -359,7 +359,8 @@ def n(self:Candidate)->int: return self.span.j1 - self.span.j0 + 1
 @patch(as_prop=True)
 def L(self:Candidate)->list[str]:
     "LEFT as the window holds it: the critic's sentences and the lead-in, the last `context` of them."
-    return ([self.critic[i] for i in self.left[0]] + ([self.lead] if self.lead else []))[-self.context:]
+    left = [self.critic[i] for i in self.left[0]] + ([self.lead] if self.lead else [])
+    return left[max(0, len(left) - self.context):]
 @patch(as_prop=True)
 def R(self:Candidate)->list[str]:
     "RIGHT as the window holds it: the tail and the critic's sentences, the first `context` of them."
@@ -643,13 +644,14 @@ def gives_back_unquoted(c:Candidate)->bool:
 RARE_NAME = 10        # a name of the gold (capitalised, 4+ letters) the context names, that the novel has this often
 
 def rare_names(context:str, gold:str, book:BookText, max_count:int=RARE_NAME)->list[str]:
-    "The gold's names (capitalised words of 4+ letters) that `context` names too and the novel has `max_count` times."
+    """The gold's capitalised words of 4+ letters (names, and a sentence's first word) that `context` has too and the
+    novel at most `max_count` times."""
     cap = lambda s: {w.lower() for w in re.findall(r"\b[A-Z][a-z]{3,}", s)}
     return sorted(w for w in cap(gold) & cap(context) if w not in ENGLISH_STOP_WORDS
                   and book.stems[word_stem(w)] <= max_count)
 
 def names_rare(c:Candidate)->bool:
-    "A context sentence names someone or somewhere that the novel names only a few times, in the gold among them."
+    "A context sentence repeats a capitalised word of the gold (a name) that the novel has only a few times."
     return c.book is not None and any(rare_names(x, c.gold_text, c.book) for x in c.L + c.R)
 
 QUOTED_WORDS = 12     # a stretch in quotation marks this long (words) in LEFT or RIGHT is a quoted sentence, not prose
