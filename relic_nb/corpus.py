@@ -54,13 +54,13 @@ def load_works(path:Path)->pd.DataFrame:
     df.loc[df.availability == '', 'availability'] = 'gutenberg'
     return df[WORKS_COLUMNS + [c for c in df.columns if c not in WORKS_COLUMNS]]
 
-def has_role(works:pd.DataFrame, role:str)->pd.Series:
-    "Boolean mask of the works that play `role` (roles are `;`-separated)."
-    return works.roles.str.split(';').apply(lambda rs: role in rs)
+def has_role(works:pd.DataFrame, role:str, *more:str)->pd.Series:
+    "Boolean mask of the works that play `role` (or any of `more`; roles are `;`-separated)."
+    return works.roles.str.split(';').apply(lambda rs: any(r in rs for r in (role, *more)))
 
 def is_novel(works:pd.DataFrame)->pd.Series:
     "Boolean mask of the novels RELiC-PD quotes: RELiC's own (`relic_primary`) and the ones it adds (`pd_primary`)."
-    return has_role(works, NOVEL_ROLES[0]) | has_role(works, NOVEL_ROLES[1])
+    return has_role(works, *NOVEL_ROLES)
 
 # %% ../nbs/01_corpus.ipynb #ac56c5e3
 def sniff_encoding(data:bytes)->str:

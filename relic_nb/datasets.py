@@ -882,14 +882,18 @@ class Release:
         "The `data_files` of `datasets.load_dataset('json', data_files=...)`: split name -> file."
         return {k: str(self.root/v) for k, v in self.info['hf_data_files'].items()}
 
+# %% ../nbs/13_datasets.ipynb #e5fd0f89
 class RelicPD(Release):
     """RELiC-PD: the official-format splits, examples, provenance, answer keys and BEIR folders; the splits, examples,
     keys and scores of the verified tier by default (`tier='all'`: every window)."""
-    def _ids(self, split:str, tier:str)->set[str]|None:
-        "The ids of `split`'s windows in `tier` (None: all of them)."
+    def _check(self, split:str, tier:str):
+        "Refuses a split or a tier that RELiC-PD does not have, naming the ones it has."
         if split not in RELIC_SPLITS:
             raise ValueError(f"RELiC-PD's splits are {', '.join(RELIC_SPLITS)}, not {split!r}.")
         if tier not in TIERS: raise ValueError(f"RELiC-PD's tiers are {', '.join(TIERS)}, not {tier!r}.")
+    def _ids(self, split:str, tier:str)->set[str]|None:
+        "The ids of `split`'s windows in `tier` (None: all of them)."
+        self._check(split, tier)
         if tier == 'all': return None
         ids = {r['id'] for r in self.jsonl(f'quotes/verified/{split}.jsonl')}
         if not ids: raise DatasetError(f"{self} has no verified windows in {split}: no strict reading holds one as "
@@ -903,8 +907,7 @@ class RelicPD(Release):
         return {t: b for t, b in kept.items() if b['quotes']}
     def examples(self, split:str, tier:str='verified')->pd.DataFrame:
         "One row per example of `split` in `tier`, with its strict reading (`reading`, `reading_note`, `read_in`)."
-        self._ids(split, 'all')
-        if tier not in TIERS: raise ValueError(f"RELiC-PD's tiers are {', '.join(TIERS)}, not {tier!r}.")
+        self._check(split, tier)
         return pd.DataFrame(self.jsonl(f"quotes/{'verified/' if tier == 'verified' else ''}{split}.jsonl"))
 
 # %% ../nbs/13_datasets.ipynb #1732a6de

@@ -22,11 +22,12 @@ from .segment import load_sentences, segmentation_table, criticism_paragraphs
 # %% auto #0
 __all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'SEVERITY', 'VERIFIED_READINGS', 'shared_runs',
            'sentence_of_word', 'account_for_runs', 'window_key', 'ReadWindow', 'all_windows', 'precision_sample',
-           'RawText', 'locate', 'critic_extent', 'critic_excerpt', 'novel_neighbours', 'window_markdown', 'wilson',
-           'current_labels', 'read_strict_labels', 'precision_table', 'reader_agreement', 'labels_from_markdown',
-           'with_sources', 'strict_labels', 'sample_markdown', 'Sample', 'sample_of', 'precision_samples',
-           'strict_verdicts', 'verified_ids', 'read_verdicts', 'recall_scan', 'draw_samples', 'reading_sheet',
-           'sample_sheets', 'sample_agreement', 'verified_check', 'audit_check', 'run_checks']
+           'read_draw', 'RawText', 'locate', 'critic_extent', 'critic_excerpt', 'novel_neighbours', 'window_markdown',
+           'wilson', 'current_labels', 'read_strict_labels', 'precision_table', 'reader_agreement',
+           'labels_from_markdown', 'with_sources', 'strict_labels', 'sample_markdown', 'Sample', 'sample_of',
+           'precision_samples', 'strict_verdicts', 'verified_ids', 'read_verdicts', 'recall_scan', 'draw_samples',
+           'reading_sheet', 'sample_sheets', 'sample_agreement', 'reread_check', 'verified_check', 'audit_check',
+           'run_checks']
 
 # %% ../../nbs/06_dataset_checks.ipynb #28279f29
 def shared_runs(critics:dict[str, list[str]], # critic -> its words
@@ -117,6 +118,17 @@ def precision_sample(windows:list[ReadWindow], n:int=50, seed:int=0,
     windows it still has)."""
     key = lambda d: hashlib.sha256(f"{seed}:{d.id}".encode()).hexdigest()
     return sorted((w for w in windows if w.id not in exclude), key=key)[:n]
+
+# %% ../../nbs/06_dataset_checks.ipynb #d0a130af
+def read_draw(pool:list[ReadWindow], size:int, seed:int,
+              read:set[str], # the ids its labels hold as they are now (empty: not read)
+              exclude=frozenset())->list[ReadWindow]:
+    """The seeded draw of `size` windows of `pool` (`precision_sample`); where a reading of the sample exists and the
+    draw has moved since (new windows, other ids), the windows that were read, in the same order."""
+    drawn = precision_sample(pool, size, seed, exclude)
+    if read and not read <= {w.id for w in drawn}:
+        drawn = precision_sample([w for w in pool if w.id in read], len(read), seed)
+    return drawn
 
 # %% ../../nbs/06_dataset_checks.ipynb #f530f0dc
 _TOKEN = re.compile(r'\w+')    # the words of config.words, with their offsets
@@ -436,7 +448,7 @@ def strict_verdicts(windows:list[ReadWindow], # `all_windows`
     g = v.groupby('id', sort=False)
     out = v.loc[g['rank'].idxmin()].set_index('id')
     out = out.assign(sample=g['sample'].agg('+'.join), readings=g.size())
-    out = out.reset_index().drop_duplicates('id')
+    out = out.reset_index()
     return out.assign(split=out.id.map(split))[cols].sort_values('id', ignore_index=True)
 
 # %% ../../nbs/06_dataset_checks.ipynb #1396bc7b
@@ -477,13 +489,10 @@ def draw_samples(prof:Profile, windows:list[ReadWindow], novel_sents:dict)->tupl
     draws = {x.name: (x.size, x.seed) for x in precision_samples(s)}
     drawn, read_before, keys = {}, set(), {w.id: w.key for w in windows}
     for name in draws:
-        drawn[name] = precision_sample(windows, *draws[name], exclude=read_before)
-        if (f := strict_labels(prof, name)).exists():
-            read = set(current_labels(f, keys)[0].index)
-            # the draw moved since the reading (new windows, other ids): the sample is what its reader read
-            if read and not read <= {w.id for w in drawn[name]}:
-                drawn[name] = precision_sample([w for w in windows if w.id in read], len(read), draws[name][1])
-            read_before |= set(pd.read_csv(f, sep='\t', dtype=str, keep_default_na=False).id)
+        f = strict_labels(prof, name)
+        read = set(current_labels(f, keys)[0].index) if f.exists() else set()
+        drawn[name] = read_draw(windows, *draws[name], read, exclude=read_before)
+        if f.exists(): read_before |= set(pd.read_csv(f, sep='\t', dtype=str, keep_default_na=False).id)
         read_before |= {w.id for w in drawn[name]}
     read = {w.id: w for w in with_sources(prof, list({w.id: w for d in drawn.values() for w in d}.values()),
                                              s.excerpt_chars, s.novel_neighbours, novel_sents)}
@@ -527,23 +536,34 @@ def _without_kappa(agreement:pd.DataFrame)->pd.DataFrame:
     readings draw from), kappa is 0 whatever the second reading says; the share of `ok` is the measure."""
     return agreement[~agreement.measure.str.startswith("Cohen's kappa")].reset_index(drop=True)
 
+def reread_check(prof:Profile, windows:list[ReadWindow], reference:pd.DataFrame, # the verdicts being read again
+                 pool:set[str], # the ids of `reference` a sample is drawn from
+                 setting:str, # 'verified' or 'audit': the `dataset_checks` spec of the sample
+                 labels:str, keys:dict, novel_sents:dict)->pd.DataFrame|None:
+    """Writes the sheet of a reading of windows read before (`read_draw` of `pool`), its labels in
+    `strict_labels(prof, labels)`; returns how they agree with `reference` (None until there are labels)."""
+    s = prof.dataset_checks
+    name, size, seed = sample_of(getattr(s, setting), f'dataset_checks.{setting}')
+    if not pool: return None
+    f = strict_labels(prof, labels)
+    lab = current_labels(f, keys)[0] if f.exists() else None
+    read = set(lab.index) & pool if lab is not None else set()
+    drawn = with_sources(prof, read_draw([w for w in windows if w.id in pool], size, seed, read), s.excerpt_chars,
+                         s.novel_neighbours, novel_sents)
+    reading_sheet(prof, name, seed, drawn, keys, labels=labels)
+    if lab is None: return None
+    agree = reader_agreement(reference.set_index('id')[['label', 'note']], lab, [w.id for w in drawn])
+    return _without_kappa(agree.assign(sample=name))
+
+# %% ../../nbs/06_dataset_checks.ipynb #1dea4175
 def verified_check(prof:Profile, windows:list[ReadWindow], verdicts:pd.DataFrame, keys:dict,
                    novel_sents:dict)->pd.DataFrame|None:
     """Writes the sheet of the second reading (a seeded sample of the windows the first readings, `verdicts`, hold as
     `ok` as they are now: all of them when the sample is as large); returns how its labels agree with the first
     reading's (None until there are labels, or no `ok` window)."""
-    s = prof.dataset_checks
-    name, size, seed = sample_of(s.verified, 'dataset_checks.verified')
     ok = set(verdicts.id[verdicts.label == 'ok']) if len(verdicts) else set()
-    if not ok: return None
-    f = strict_labels(prof, f'{name}_second')
-    drawn = with_sources(prof, precision_sample([w for w in windows if w.id in ok], size, seed), s.excerpt_chars,
-                         s.novel_neighbours, novel_sents)
-    reading_sheet(prof, name, seed, drawn, keys, labels=f'{name}_second')
-    if not f.exists(): return None
-    first = verdicts.set_index('id')[['label', 'note']]
-    agree = reader_agreement(first, current_labels(f, keys)[0], [w.id for w in drawn])
-    return _without_kappa(agree.assign(sample=name))
+    name = sample_of(prof.dataset_checks.verified, 'dataset_checks.verified').name
+    return reread_check(prof, windows, verdicts, ok, 'verified', f'{name}_second', keys, novel_sents)
 
 # %% ../../nbs/06_dataset_checks.ipynb #3906877b
 def audit_check(prof:Profile, windows:list[ReadWindow], verdicts:pd.DataFrame, keys:dict,
@@ -551,19 +571,9 @@ def audit_check(prof:Profile, windows:list[ReadWindow], verdicts:pd.DataFrame, k
     """Writes the sheet of the audit (`dataset_checks.audit`: a seeded sample of the verified tier, `verified_ids`, read
     once more, blind; once read, the windows of the tier the auditor read); returns how its labels agree with the
     tier's `ok` (None until there are labels)."""
-    s = prof.dataset_checks
-    name, size, seed = sample_of(s.audit, 'dataset_checks.audit')
     ok = verified_ids(verdicts) if len(verdicts) else set()
-    if not ok: return None
-    pool, f = [w for w in windows if w.id in ok], strict_labels(prof, name)
-    if f.exists() and (read := set(current_labels(f, keys)[0].index) & ok):   # once read: what the auditor read
-        pool, size = [w for w in pool if w.id in read], len(read)
-    drawn = with_sources(prof, precision_sample(pool, size, seed), s.excerpt_chars, s.novel_neighbours, novel_sents)
-    reading_sheet(prof, name, seed, drawn, keys)
-    if not f.exists(): return None
-    tier = verdicts.set_index('id')[['label', 'note']]
-    agree = reader_agreement(tier, current_labels(f, keys)[0], [w.id for w in drawn])
-    return _without_kappa(agree.assign(sample=name))
+    name = sample_of(prof.dataset_checks.audit, 'dataset_checks.audit').name
+    return reread_check(prof, windows, verdicts, ok, 'audit', name, keys, novel_sents)
 
 # %% ../../nbs/06_dataset_checks.ipynb #8f35560a
 def run_checks(profile:str|Profile)->dict:
