@@ -12,13 +12,7 @@ REF ?= HEAD
 # make test runs the fast tests; CI (CI=true) and SLOW=1 also run the cells marked #| slow
 TEST_FLAGS ?= $(if $(or $(CI),$(SLOW)),slow,)
 
-# Read texts from the local mirror when the project sits beside one (unless the caller set RELIC_NB_CORPUS).
-SHARED_CORPUS := $(abspath ../shared/corpus)
-ifeq ($(origin RELIC_NB_CORPUS),undefined)
-  ifneq ($(wildcard $(SHARED_CORPUS)/*/MANIFEST.tsv),)
-    export RELIC_NB_CORPUS := $(SHARED_CORPUS)
-  endif
-endif
+# Texts come from the local mirror: $RELIC_NB_CORPUS, else ../shared/corpus beside the project (config.corpus_mirror).
 
 .PHONY: help env reproduce rehearse paper-pd test clean-outputs readme docs datasets search-page verify
 

@@ -420,10 +420,14 @@ def paths(profile:str|Profile='tiny', root:Path|None=None)->Paths:
 # %% ../nbs/00_config.ipynb #0ddaf815
 GUTENBERG_URL = 'https://www.gutenberg.org/cache/epub/{id}/pg{id}.txt' # plain-text UTF-8 file of ebook {id}
 
-def corpus_mirror()->Path|None:
-    "The local mirror named by `$RELIC_NB_CORPUS`, or None."
-    v = os.environ.get('RELIC_NB_CORPUS', '').strip()
-    return Path(v).expanduser().resolve() if v else None
+def corpus_mirror(root:Path|None=None)->Path|None:
+    """The local text mirror: `$RELIC_NB_CORPUS` when it is set (set empty: none), else `../shared/corpus` beside the
+    project when that folder holds a mirror (`*/MANIFEST.tsv`), else None."""
+    if 'RELIC_NB_CORPUS' in os.environ:
+        v = os.environ['RELIC_NB_CORPUS'].strip()
+        return Path(v).expanduser().resolve() if v else None
+    near = (Path(root) if root else project_root()).parent/'shared'/'corpus'
+    return near.resolve() if any(near.glob('*/MANIFEST.tsv')) else None
 
 def gutenberg_url()->str:
     "The download URL template (`$RELIC_NB_GUTENBERG_URL`, else Project Gutenberg's own)."

@@ -39,7 +39,8 @@ class Work:
 
     def citation(self, chapter:str='', sentences:str='')->str:
         "`Title, Author, Chapter III, sentences 12-14 (Project Gutenberg #1342)`."
-        parts = [self.title] + [p for p in (self.author, chapter, sentences and f'sentences {sentences}') if p]
+        said = sentences and ('sentences ' if '-' in str(sentences) else 'sentence ') + str(sentences)
+        parts = [self.title] + [p for p in (self.author, chapter, said) if p]
         return ', '.join(parts) + (f' (Project Gutenberg #{self.gutenberg_id})' if self.gutenberg_id else '')
 
 _FIELD = lambda name: re.compile(rf'^{name}:[ \t]*(.+?)\s*$', re.M)
@@ -129,13 +130,15 @@ def one_thread(on:bool=True):
     it spins (10-100x slower)."""
     global _BLAS
     if not on: yield; return
-    import torch
     from threadpoolctl import ThreadpoolController
     _BLAS = _BLAS or ThreadpoolController()
-    old = torch.get_num_threads(); torch.set_num_threads(1)
+    torch = sys.modules.get('torch')         # only where it is loaded: the ONNX backend runs without it
+    old = torch.get_num_threads() if torch else None
+    if torch: torch.set_num_threads(1)
     try:
         with _BLAS.limit(limits=1, user_api='blas'): yield
-    finally: torch.set_num_threads(old)
+    finally:
+        if torch: torch.set_num_threads(old)
 
 # %% ../nbs/14_evidence_search.ipynb #4924effc
 class SentenceEncoder:
@@ -157,10 +160,11 @@ class SentenceEncoder:
         self.key = (names + f'-{self.spec["similarity"]}-{self.retriever.precision}'
                     + ('' if backend == 'torch' else f'-{backend}'))
     def _vec(self, which, texts):
+        self.retriever.encoder(self.spec[which])       # loaded once per process; an ONNX graph exported once, cached
         V = self._plain.embed(self.spec[which], list(texts))
         return unit(V) if self.normalize else V
     def queries(self, texts:list[str])->np.ndarray:
-        self._plain.encoder(self.spec['query'])                        # loaded (with the profile's threads) before...
+        self.retriever.encoder(self.spec['query'])                     # loaded (with the profile's threads) before...
         with one_thread(len(texts) <= 4): return self._vec('query', texts)   # ...a claim is encoded on one thread
     def passages(self, texts:list[str])->np.ndarray: return self._vec('candidates', texts)
     def __repr__(self): return f'SentenceEncoder({self.name!r})'
@@ -183,6 +187,9 @@ class DenseRelicEncoder:
 
 def trained_model(profile:str|Profile, context:str='4/4')->Path|None:
     "The profile's trained dense-RELiC checkpoint for `context`, or None when `08_dense_relic` has not trained one."
+    # no checkpoint of this context at all: answered without importing torch (a new process stays fast)
+    if not any((paths(profile).processed/'dense_relic').glob(f"{context.replace('/', '-')}-*/best/dense_config.json")):
+        return None
     try:
         # dense_relic imports torch: loaded only when a trained model is used
         from relic_nb.relic.dense_relic import latest_model
@@ -308,6 +315,7 @@ def search(self:EvidenceIndex, claim:str, k:int=10, n_sentences=(1, 5), # a pass
     # reciprocal-rank fusion of the ranks at hand
     S['hybrid'] = fuse_ranks(R['bm25'], R['dense'])
     R['hybrid'] = ranks_of(S['hybrid'])[0]
+    # `start` counts from 1, as the citation and a reader do
     taken, rows = np.zeros(len(self.sentences), bool), []
     for i in np.argsort(R[ranker], kind='stable'):
         s0, n = int(start[i]), int(n_of[i])
@@ -318,7 +326,7 @@ def search(self:EvidenceIndex, claim:str, k:int=10, n_sentences=(1, 5), # a pass
                          if c < len(self.titles) else '',
                          before=self.sentences[s0 - 1] if s0 else '', after=self.sentences[s0 + n]
                          if s0 + n < len(self.sentences) else '',
-                         start=s0, n=n, **{f'{r}_score': round(float(S[r][i]), 6) for r in RANKERS},
+                         start=s0 + 1, n=n, **{f'{r}_score': round(float(S[r][i]), 6) for r in RANKERS},
                          **{f'{r}_rank': int(R[r][i]) for r in RANKERS},
                          citation=self.work.citation(self.titles[c] if c < len(self.titles) else '',
                                                      f'{s0 + 1}-{s0 + n}' if n > 1 else f'{s0 + 1}')))
@@ -388,7 +396,7 @@ def window_ranks(index:EvidenceIndex, data:dict, book:str, L:int=4, R:int=4, ran
 def results_table(res:pd.DataFrame, width:int=72)->str:
     "A plain-text table of search results, passages wrapped to `width` characters, citations below."
     from tabulate import tabulate
-    rows = [(r.rank, r.chapter, f'{r.start + 1}' + (f'-{r.start + r.n}' if r.n > 1 else ''), r.passage, r.bm25_rank,
+    rows = [(r.rank, r.chapter, f'{r.start}' + (f'-{r.start + r.n - 1}' if r.n > 1 else ''), r.passage, r.bm25_rank,
              r.dense_rank, r.hybrid_rank)
             for r in res.itertuples()]
     t = tabulate(rows, headers=['#', 'chapter', 'sent.', 'passage', 'BM25', 'dense', 'hybrid'], tablefmt='simple',
@@ -548,7 +556,7 @@ def serving()->bool:
 
 def serve_page(profile:str='pd'):
     """Under voila: show the panel alone and skip the notebook's later cells (documentation and tests). Elsewhere:
-    nothing."""
+    nothing. Returns None, so that the cell shows the panel once."""
     if not serving(): return None
     from IPython import get_ipython
     from IPython.display import HTML, display
@@ -556,4 +564,3 @@ def serve_page(profile:str='pd'):
     panel = evidence_panel(profile)
     display(panel)
     get_ipython().input_transformers_cleanup.append(lambda lines: ['pass\n'])   # every later cell becomes `pass`
-    return panel

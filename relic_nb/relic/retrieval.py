@@ -20,11 +20,11 @@ from .task import (KS, TOP, CandidateSet, Run, RunSpec, evaluate_retriever, load
 # %% auto #0
 __all__ = ['RETRIEVERS', 'UNSUPPORTED', 'ONNX_BACKENDS', 'BACKENDS', 'PASSAGES', 'RRF_K', 'PAPER_TABLE3', 'PAPER_AVG_CANDIDATES',
            'PAPER_TABLE_A9', 'TABLE3_COLUMNS', 'RandomRetriever', 'random_expectation', 'BM25Retriever', 'quote_sample',
-           'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path', 'export_onnx', 'OnnxEncoder', 'unit',
-           'prefix_sums', 'run_means', 'compose', 'DenseRetriever', 'ranks_of', 'fuse_ranks', 'reciprocal_rank_fusion',
-           'HybridRetriever', 'MemoRetriever', 'Retrievers', 'random_retriever', 'bm25_retriever', 'zero_shot_builder',
-           'fused_params', 'plot_recall_at_k', 'run_summary', 'zero_shot_retriever', 'timed', 'evaluate_run',
-           'score_runs', 'run_retrieval', 'beside_paper']
+           'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path', 'export_onnx', 'fast_preprocess', 'OnnxEncoder',
+           'unit', 'prefix_sums', 'run_means', 'compose', 'DenseRetriever', 'ranks_of', 'fuse_ranks',
+           'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever', 'Retrievers', 'random_retriever',
+           'bm25_retriever', 'zero_shot_builder', 'fused_params', 'plot_recall_at_k', 'run_summary',
+           'zero_shot_retriever', 'timed', 'evaluate_run', 'score_runs', 'run_retrieval', 'beside_paper']
 
 # %% ../../nbs/07_retrieval.ipynb #01a5f361
 class RandomRetriever:
@@ -189,6 +189,34 @@ def export_onnx(model_id:str, # a model id or folder that sentence-transformers 
                          extra_options={'DefaultTensorType': onnx.TensorProto.FLOAT})
     return out
 
+# %% ../../nbs/07_retrieval.ipynb #c7fastt1
+def fast_preprocess(folder:str|Path):
+    """A function from texts to the token arrays (int64) that `SentenceTransformer.preprocess` gives for the model in
+    `folder`, with the `tokenizers` library alone (no torch: a new process starts in a fraction of a second); None
+    when the folder lacks the files it needs."""
+    import json
+    from tokenizers import Tokenizer
+    folder = Path(folder)
+    files = [folder/n for n in ('tokenizer.json', 'sentence_bert_config.json', 'tokenizer_config.json')]
+    if not all(f.exists() for f in files): return None
+    st, tc = json.loads(files[1].read_text()), json.loads(files[2].read_text())
+    if st.get('do_lower_case'): return None
+    tok = Tokenizer.from_file(str(files[0]))
+    # sentence-transformers truncates at max_seq_length (within the tokenizer's own limit) and pads to the longest
+    tok.enable_truncation(min(st['max_seq_length'], int(tc.get('model_max_length') or 10**6)))
+    pad = tc.get('pad_token', '[PAD]'); pad = pad['content'] if isinstance(pad, dict) else pad
+    tok.enable_padding(pad_id=tok.token_to_id(pad), pad_token=pad)
+    def preprocess(texts:list[str])->dict:
+        enc = tok.encode_batch([str(t).strip() for t in texts])
+        return {k: np.array([getattr(e, a) for e in enc], dtype=np.int64)
+                for k, a in (('input_ids', 'ids'), ('attention_mask', 'attention_mask'), ('token_type_ids', 'type_ids'))}
+    return preprocess
+
+def _st_preprocess(folder):
+    from sentence_transformers import SentenceTransformer
+    st = SentenceTransformer(str(folder), device='cpu')
+    return lambda texts: {k: v.numpy() for k, v in st.preprocess(texts).items() if hasattr(v, 'numpy')}
+
 # %% ../../nbs/07_retrieval.ipynb #67ec128c
 class OnnxEncoder:
 
@@ -196,9 +224,7 @@ class OnnxEncoder:
     longest first, in batches, its tokenizer."""
     def __init__(self, model_id:str, path:Path, n_threads:int|None=2):
         import onnxruntime as ort
-        from sentence_transformers import (SentenceTransformer)
-        # its preprocess(): tokenizer and truncation at max_seq_length
-        self.st = SentenceTransformer(model_path(model_id), device='cpu')
+        self.preprocess = fast_preprocess(model_path(model_id)) or _st_preprocess(model_path(model_id))
         opts = ort.SessionOptions(); opts.inter_op_num_threads = 1
         # idle threads sleep: torch work in the same process (08's training) keeps its cores
         opts.add_session_config_entry('session.intra_op.allow_spinning', '0')
@@ -210,8 +236,8 @@ class OnnxEncoder:
         E, order = np.zeros((len(texts), self.dim), np.float32), np.argsort([-len(t) for t in texts], kind='stable')
         for i in range(0, len(texts), batch_size):
             idx = order[i:i + batch_size]
-            f = self.st.preprocess([texts[j] for j in idx])
-            E[idx] = self.session.run(None, {k: f[k].numpy() for k in self.inputs})[0]
+            f = self.preprocess([texts[j] for j in idx])
+            E[idx] = self.session.run(None, {k: np.asarray(f[k]) for k in self.inputs})[0]
         return E
 
 # %% ../../nbs/07_retrieval.ipynb #318fd8e3
@@ -282,17 +308,22 @@ class DenseRetriever:
 def encoder(self:DenseRetriever, model_id:str):
     "The loaded sentence-transformers model for `model_id`."
     if model_id not in self._models:
-        import torch
-        from sentence_transformers import SentenceTransformer
-        if self.n_threads: torch.set_num_threads(self.n_threads)
         if self.backend == 'torch':
+            import torch
+            from sentence_transformers import SentenceTransformer
+            if self.n_threads: torch.set_num_threads(self.n_threads)
             self._models[model_id] = SentenceTransformer(model_path(model_id), device=self.device)
-        else:
-            import tempfile
+        elif self.cache:
             # exported once, beside the vectors
-            f = Path(self.cache or tempfile.mkdtemp())/'onnx'/f'{_slug(model_id)}-{self.backend}.onnx'
+            f = Path(self.cache)/'onnx'/f'{_slug(model_id)}-{self.backend}.onnx'
             if not f.exists(): export_onnx(model_id, f, quantize=self.backend == 'onnx-int8')
             self._models[model_id] = OnnxEncoder(model_id, f, self.n_threads)
+        else:
+            import tempfile
+            # no cache: exported for this process into a folder removed once the session holds the graph
+            with tempfile.TemporaryDirectory() as tmp:
+                f = export_onnx(model_id, Path(tmp)/'model.onnx', quantize=self.backend == 'onnx-int8')
+                self._models[model_id] = OnnxEncoder(model_id, f, self.n_threads)
     return self._models[model_id]
 
 # %% ../../nbs/07_retrieval.ipynb #ca68407c
