@@ -209,7 +209,8 @@ def fast_preprocess(folder:str|Path):
     def preprocess(texts:list[str])->dict:
         enc = tok.encode_batch([str(t).strip() for t in texts])
         return {k: np.array([getattr(e, a) for e in enc], dtype=np.int64)
-                for k, a in (('input_ids', 'ids'), ('attention_mask', 'attention_mask'), ('token_type_ids', 'type_ids'))}
+                for k, a in (('input_ids', 'ids'), ('attention_mask', 'attention_mask'),
+                             ('token_type_ids', 'type_ids'))}
     return preprocess
 
 def _st_preprocess(folder):
