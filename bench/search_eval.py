@@ -1,0 +1,78 @@
+"""Evaluation of the evidence search on claims with known evidence: prints hit@1, hit@5, hit@10 and MRR per ranker.
+
+    .venv/bin/python bench/search_eval.py [--claims data/annotations/search_claims.tsv] [--half report|tune|all]
+
+Each claim of `data/annotations/search_claims.tsv` (how it was made: `data/annotations/search_claims.md`) names the
+sentence ranges (1-based, as `relic_nb.search` numbers a novel's sentences) a scholar would cite. A result hits when
+its passage shares a sentence with one of them. Every ranker searches passages of 1-5 sentences, distinct (the
+search's defaults), top 10; MRR counts the first hit in the top 10 (0 beyond). Intervals: 95% percentile bootstrap
+over claims (relic_nb.stats.bootstrap_ci, seeded); differences against `hybrid` are paired over the same claims.
+"""
+import argparse, sys
+from pathlib import Path
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+K = 10
+
+
+def gold_sets(gold:str)->set[int]:
+    "The sentence numbers of a gold field such as `1203-1205;1410`."
+    out = set()
+    for part in str(gold).split(';'):
+        a, _, b = part.strip().partition('-')
+        out |= set(range(int(a), int(b or a) + 1))
+    return out
+
+
+def first_hit(res:pd.DataFrame, gold:set[int])->int:
+    "Rank (1-based) of the first result sharing a sentence with the gold, or 0 when none of them does."
+    for r in res.itertuples():
+        if gold & set(range(r.start, r.start + r.n)): return int(r.rank)
+    return 0
+
+
+def main(argv=None):
+    sys.path.insert(0, str(ROOT))
+    from relic_nb.search import RANKERS, EvidenceIndex
+    from relic_nb.stats import bootstrap_ci, paired_difference
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--claims', default=str(ROOT/'data'/'annotations'/'search_claims.tsv'))
+    ap.add_argument('--half', default='report', choices=('report', 'tune', 'all'))
+    ap.add_argument('--profile', default='pd')
+    a = ap.parse_args(argv)
+    claims = pd.read_csv(a.claims, sep='\t', dtype=str, keep_default_na=False)
+    if a.half != 'all': claims = claims[claims.half == a.half]
+    rows = []
+    for novel, g in claims.groupby('novel', sort=True):
+        idx = EvidenceIndex.build(novel, a.profile)
+        for c in g.itertuples():
+            gold = gold_sets(c.gold)
+            assert max(gold) <= len(idx), f'{c.id}: gold {c.gold} beyond the {len(idx)} sentences of {novel}'
+            hits = {r: first_hit(idx.search(c.claim, K, ranker=r), gold) for r in RANKERS}
+            rows.append(dict(id=c.id, novel=novel, kind=c.kind, **hits))
+    ranks = pd.DataFrame(rows)
+    print(f'== {len(ranks)} claims ({a.half} half) over {ranks.novel.nunique()} novels, profile {a.profile}, '
+          f'passages of 1-5 sentences, top {K}')
+    table = []
+    for r in RANKERS:
+        v = pd.DataFrame({'hit@1': ranks[r].between(1, 1), 'hit@5': ranks[r].between(1, 5),
+                          'hit@10': ranks[r].between(1, 10),
+                          'MRR': np.where(ranks[r] > 0, 1 / ranks[r].clip(lower=1), 0)})
+        ci = bootstrap_ci(v.astype(float))
+        table.append({'ranker': r, **{m: f'{100 * x.value:.1f} [{100 * x.lo:.1f}, {100 * x.hi:.1f}]'
+                                       for m, x in ci.iterrows()}})
+    print(pd.DataFrame(table).to_string(index=False))
+    hit5 = {r: ranks[r].between(1, 5).astype(float) for r in RANKERS}
+    for r in RANKERS:
+        if r == 'hybrid': continue
+        d = paired_difference(hit5[r], hit5['hybrid']).iloc[0]
+        print(f'hit@5 {r} - hybrid: {100 * d["diff"]:+.1f} points [{100 * d.lo:+.1f}, {100 * d.hi:+.1f}], '
+              f'p = {d.p:.3f}')
+    print('per kind, hit@5:', ranks.assign(**{r: hit5[r] for r in RANKERS}).groupby('kind')[list(RANKERS)].mean()
+          .round(2).to_dict('index'))
+    return ranks
+
+
+if __name__ == '__main__': main()
