@@ -196,6 +196,7 @@ def trained_model(profile:str|Profile, context:str='4/4')->Path|None:
         return latest_model(profile, context)
     except (FileNotFoundError, ImportError): return None
 
+# %% ../nbs/14_evidence_search.ipynb #c14dense
 # 'auto': trained dense-RELiC if any, else all-MiniLM-L6-v2; or 'dense-RELiC', a name, id or folder
 def dense_ranker(profile:str|Profile='pd', model:str|Path='auto',
                  cache:bool=True)->SentenceEncoder|DenseRelicEncoder:
