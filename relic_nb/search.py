@@ -152,15 +152,16 @@ class SentenceEncoder:
         # whole passages, exactly as the retrieval stage scores them
         self.retriever = DenseRetriever(model, cache=cache, **kw)
         self._plain = DenseRetriever(model, cache=None, **kw)         # claims and sentences: no per-call cache files
+        # one loader for both: a model loaded once per process, an ONNX graph exported once into the cache
+        self._plain.encoder = self.retriever.encoder
         # one loaded model per process
-        self.retriever._models = self._plain._models = _MODELS.setdefault((str(model), device, n_threads, backend), {})
+        self.retriever._models = _MODELS.setdefault((str(model), device, n_threads, backend), {})
         self.name, self.spec = self.retriever.name, self.retriever.spec
         self.normalize = self.retriever.spec['similarity'] == 'cosine'
         names = '-'.join(re.sub(r'[^A-Za-z0-9_.]+', '_', str(self.spec[k]))[-60:] for k in ('query', 'candidates'))
         self.key = (names + f'-{self.spec["similarity"]}-{self.retriever.precision}'
                     + ('' if backend == 'torch' else f'-{backend}'))
     def _vec(self, which, texts):
-        self.retriever.encoder(self.spec[which])       # loaded once per process; an ONNX graph exported once, cached
         V = self._plain.embed(self.spec[which], list(texts))
         return unit(V) if self.normalize else V
     def queries(self, texts:list[str])->np.ndarray:

@@ -238,7 +238,7 @@ class OnnxEncoder:
         for i in range(0, len(texts), batch_size):
             idx = order[i:i + batch_size]
             f = self.preprocess([texts[j] for j in idx])
-            E[idx] = self.session.run(None, {k: np.asarray(f[k]) for k in self.inputs})[0]
+            E[idx] = self.session.run(None, {k: f[k] for k in self.inputs})[0]
         return E
 
 # %% ../../nbs/07_retrieval.ipynb #318fd8e3
@@ -314,16 +314,12 @@ def encoder(self:DenseRetriever, model_id:str):
             from sentence_transformers import SentenceTransformer
             if self.n_threads: torch.set_num_threads(self.n_threads)
             self._models[model_id] = SentenceTransformer(model_path(model_id), device=self.device)
-        elif self.cache:
-            # exported once, beside the vectors
-            f = Path(self.cache)/'onnx'/f'{_slug(model_id)}-{self.backend}.onnx'
-            if not f.exists(): export_onnx(model_id, f, quantize=self.backend == 'onnx-int8')
-            self._models[model_id] = OnnxEncoder(model_id, f, self.n_threads)
         else:
-            import tempfile
-            # no cache: exported for this process into a folder removed once the session holds the graph
-            with tempfile.TemporaryDirectory() as tmp:
-                f = export_onnx(model_id, Path(tmp)/'model.onnx', quantize=self.backend == 'onnx-int8')
+            import contextlib, tempfile
+            # exported once, beside the vectors; without a cache, into a folder removed once the session holds it
+            with contextlib.nullcontext(self.cache) if self.cache else tempfile.TemporaryDirectory() as folder:
+                f = Path(folder)/'onnx'/f'{_slug(model_id)}-{self.backend}.onnx'
+                if not f.exists(): export_onnx(model_id, f, quantize=self.backend == 'onnx-int8')
                 self._models[model_id] = OnnxEncoder(model_id, f, self.n_threads)
     return self._models[model_id]
 
