@@ -22,10 +22,11 @@ from .relic.retrieval import (BM25Retriever, DenseRetriever, HybridRetriever, RR
 from .relic.task import CandidateSet, quotes_table
 
 # %% auto #0
-__all__ = ['MASK', 'SEARCH_VERSION', 'RANKERS', 'RESULT_COLUMNS', 'Work', 'header_fields', 'read_source', 'novel_sentences',
-           'claim_query', 'one_thread', 'SentenceEncoder', 'DenseRelicEncoder', 'trained_model', 'dense_ranker',
-           'EvidenceIndex', 'index_key', 'window_ranks', 'results_table', 'main', 'results_html', 'csv_link',
-           'panel_controls', 'panel_search', 'panel_save', 'evidence_panel', 'serving', 'serve_page']
+__all__ = ['MASK', 'SEARCH_VERSION', 'RANKERS', 'GAP', 'RESULT_COLUMNS', 'Work', 'header_fields', 'read_source',
+           'novel_sentences', 'claim_query', 'zscore_fusion', 'one_thread', 'SentenceEncoder', 'DenseRelicEncoder',
+           'trained_model', 'dense_ranker', 'EvidenceIndex', 'index_key', 'window_ranks', 'results_table', 'main',
+           'results_html', 'csv_link', 'panel_controls', 'panel_search', 'panel_save', 'evidence_panel', 'serving',
+           'serve_page']
 
 # %% ../nbs/14_evidence_search.ipynb #4202010c
 @dataclass
@@ -110,14 +111,27 @@ def novel_sentences(data:bytes, profile:str|Profile='pd', name:str='text')->dict
 # %% ../nbs/14_evidence_search.ipynb #cc8920f8
 MASK = '<mask>'
 
-def claim_query(claim:str)->tuple[str, str]:
-    "(dense query with `<mask>`, BM25 context) of a claim, as `task.quotes_table` builds them from a window."
+def claim_query(claim:str, masked:bool=True, # False: a claim without a mask is the dense query as typed
+               )->tuple[str, str]:
+    "(dense query, BM25 context) of a claim, as `task.quotes_table` builds them from a window."
     if claim.count(MASK) > 1:
         raise ValueError(f'A claim holds at most one {MASK} (between its left and right context), not '
                          f'{claim.count(MASK)}.')
     left, _, right = claim.partition(MASK)
     if not (left + right).strip(): raise ValueError('The claim is empty: type a sentence or two about the novel.')
-    return query_text([left], [right], 1, 1), query_text([left], [right], 1, 1, mask='')
+    context = query_text([left], [right], 1, 1, mask='')
+    return (query_text([left], [right], 1, 1) if masked or MASK in claim else context), context
+
+# %% ../nbs/14_evidence_search.ipynb #c1zfuse0
+def zscore_fusion(*scores)->np.ndarray:
+    "The sum of the rankers' scores (queries x candidates, or one row), each standardised over its row's candidates."
+    if not scores: raise ValueError('zscore_fusion needs the scores of at least one ranker')
+    def z(S):
+        S = np.atleast_2d(np.asarray(S, dtype=np.float64))
+        sd = S.std(axis=1, keepdims=True)
+        return (S - S.mean(axis=1, keepdims=True)) / np.where(sd > 0, sd, 1.0)
+    out = sum(z(S) for S in scores)
+    return out if np.ndim(scores[0]) > 1 else out[0]
 
 # %% ../nbs/14_evidence_search.ipynb #9d5fd65e
 _MODELS = {}   # loaded sentence-transformers models, shared by every index of this process
@@ -157,6 +171,7 @@ class SentenceEncoder:
         # one loaded model per process
         self.retriever._models = _MODELS.setdefault((str(model), device, n_threads, backend), {})
         self.name, self.spec = self.retriever.name, self.retriever.spec
+        self.masked_claims = False          # a claim without a mask is encoded as typed (`claim_query`)
         self.normalize = self.retriever.spec['similarity'] == 'cosine'
         names = '-'.join(re.sub(r'[^A-Za-z0-9_.]+', '_', str(self.spec[k]))[-60:] for k in ('query', 'candidates'))
         self.key = (names + f'-{self.spec["similarity"]}-{self.retriever.precision}'
@@ -179,6 +194,7 @@ class DenseRelicEncoder:
         from relic_nb.relic.dense_relic import DenseRelicRetriever   # dense_relic imports torch: loaded only here
         self.retriever = DenseRelicRetriever(Path(folder), cache=cache, device=device, batch_size=batch_size)
         self.name, self.normalize = 'dense-RELiC', bool(self.retriever.cfg.normalize)
+        self.masked_claims = True           # trained on masked windows: a claim is a left context and its mask
         self.key = f'dense-relic-{self.retriever.fp}'
     def queries(self, texts:list[str])->np.ndarray:
         with one_thread(len(texts) <= 4): return self.retriever.contexts(list(texts))
@@ -216,7 +232,8 @@ def dense_ranker(profile:str|Profile='pd', model:str|Path='auto',
 
 # %% ../nbs/14_evidence_search.ipynb #934a283f
 SEARCH_VERSION = 2   # bump when what an index holds changes (older caches are then rebuilt)
-RANKERS = ('bm25', 'dense', 'hybrid')
+RANKERS = ('bm25', 'dense', 'rrf', 'hybrid')   # 'hybrid', the default: `zscore_fusion` of BM25 and dense
+GAP = 3   # distinct results are more than this many sentences apart (bench/search_variants.py)
 
 def _lengths(n_sentences)->range:
     lo, hi = (n_sentences, n_sentences) if isinstance(n_sentences, int) else n_sentences
@@ -283,11 +300,13 @@ def bm25_scores(self:EvidenceIndex, cs:CandidateSet, contexts:list[str])->np.nda
 @patch
 def scores(self:EvidenceIndex, claims:list[str], n:int, rankers=RANKERS)->dict[str, np.ndarray]:
     "Scores (claims x passages of `n` sentences, by start) under each ranker."
-    cs, q = self.candidates(n), pd.DataFrame([claim_query(c) for c in claims], columns=['query', 'context'])
+    masked = getattr(self.encoder, 'masked_claims', True)
+    cs, q = self.candidates(n), pd.DataFrame([claim_query(c, masked) for c in claims], columns=['query', 'context'])
     out = {}
-    if {'bm25', 'hybrid'} & set(rankers):
+    fused = {'rrf', 'hybrid'} & set(rankers)
+    if fused or 'bm25' in rankers:
         out['bm25'] = self.bm25_scores(cs, list(q['context'])) if len(cs) else np.zeros((len(q), 0))
-    if {'dense', 'hybrid'} & set(rankers):
+    if fused or 'dense' in rankers:
         if not len(cs): out['dense'] = np.zeros((len(q), 0))
         elif self.passages == 'whole': out['dense'] = self.encoder.retriever(cs, q)
         else:
@@ -295,14 +314,16 @@ def scores(self:EvidenceIndex, claims:list[str], n:int, rankers=RANKERS)->dict[s
             key = tuple(q['query'])
             if self._queries[0] != key: self._queries = (key, self.encoder.queries(list(key)))
             out['dense'] = self._queries[1] @ self.passage_vectors(n).T
-    if 'hybrid' in rankers: out['hybrid'] = reciprocal_rank_fusion(out['bm25'], out['dense'])
+    if 'rrf' in rankers: out['rrf'] = reciprocal_rank_fusion(out['bm25'], out['dense'])
+    if 'hybrid' in rankers: out['hybrid'] = zscore_fusion(out['bm25'], out['dense'])
     return {r: out[r] for r in rankers}
 
 # %% ../nbs/14_evidence_search.ipynb #ba2fedde
 @patch
 def search(self:EvidenceIndex, claim:str, k:int=10, n_sentences=(1, 5), # a passage length, or (shortest, longest)
-            ranker:str='hybrid', # 'bm25', 'dense' or 'hybrid'
-            distinct:bool=True, # leave out passages that overlap a better-ranked result
+            ranker:str='hybrid', # one of `RANKERS`
+            distinct:bool=True, # leave out passages that overlap a better-ranked result...
+            gap:int=GAP, # ...or come within `gap` sentences of one
            )->pd.DataFrame:
     "The `k` best passages for `claim`: text, chapter, neighbours, score and rank under each ranker, citation."
     if ranker not in RANKERS: raise ValueError(f'ranker is one of {RANKERS}, not {ranker!r}')
@@ -314,14 +335,14 @@ def search(self:EvidenceIndex, claim:str, k:int=10, n_sentences=(1, 5), # a pass
     # every candidate of every length: one ranking
     S = {r: np.concatenate([p[r][0] for p in per]) for r in ('bm25', 'dense')}
     R = {r: ranks_of(s)[0] for r, s in S.items()}
-    # reciprocal-rank fusion of the ranks at hand
-    S['hybrid'] = fuse_ranks(R['bm25'], R['dense'])
-    R['hybrid'] = ranks_of(S['hybrid'])[0]
+    # the fusions, over every candidate of every length
+    S['rrf'], S['hybrid'] = fuse_ranks(R['bm25'], R['dense']), zscore_fusion(S['bm25'], S['dense'])
+    R['rrf'], R['hybrid'] = ranks_of(S['rrf'])[0], ranks_of(S['hybrid'])[0]
     # `start` counts from 1, as the citation and a reader do
     taken, rows = np.zeros(len(self.sentences), bool), []
     for i in np.argsort(R[ranker], kind='stable'):
         s0, n = int(start[i]), int(n_of[i])
-        if distinct and taken[s0:s0 + n].any(): continue
+        if distinct and taken[max(s0 - gap, 0):s0 + n + gap].any(): continue
         taken[s0:s0 + n] = True
         c = int(self.chapter[s0])
         rows.append(dict(rank=len(rows) + 1, passage=' '.join(self.sentences[s0:s0 + n]), chapter=self.titles[c]
@@ -487,7 +508,7 @@ def panel_controls(profile:str|Profile='pd', novel:str='', claim:str='')->dict:
              claim=W.Textarea(value=claim, description='claim', layout=W.Layout(width='46em', height='4.5em'),
                               placeholder='Elizabeth displays frustration towards her mother. (<mask> may mark '
                                           'where the evidence belongs)'),
-             ranker=W.ToggleButtons(options=[('hybrid', 'hybrid'), ('BM25', 'bm25'), ('dense', 'dense')],
+             ranker=W.ToggleButtons(options=[('hybrid', 'hybrid'), ('BM25', 'bm25'), ('dense', 'dense'), ('RRF', 'rrf')],
                                     description='ranker'),
              sentences=W.IntRangeSlider(value=(1, 5), min=1, max=5, description='sentences'),
              k=W.BoundedIntText(value=10, min=1, max=100, description='results', layout=W.Layout(width='12em')),
