@@ -6,6 +6,7 @@
 from __future__ import annotations
 import base64, hashlib, html, json, os, re, sys, time
 from contextlib import contextmanager
+from functools import partial
 from dataclasses import dataclass, asdict
 from pathlib import Path
 import numpy as np
@@ -24,9 +25,9 @@ from .relic.task import CandidateSet, quotes_table
 # %% auto #0
 __all__ = ['MASK', 'SEARCH_VERSION', 'RANKERS', 'GAP', 'RESULT_COLUMNS', 'Work', 'header_fields', 'read_source',
            'novel_sentences', 'claim_query', 'zscore_fusion', 'one_thread', 'SentenceEncoder', 'DenseRelicEncoder',
-           'trained_model', 'dense_ranker', 'EvidenceIndex', 'index_key', 'window_ranks', 'results_table', 'main',
-           'results_html', 'csv_link', 'panel_controls', 'panel_search', 'panel_save', 'evidence_panel', 'serving',
-           'serve_page']
+           'trained_model', 'dense_ranker', 'EvidenceIndex', 'index_key', 'build_progress', 'encode_sentences',
+           'window_ranks', 'results_table', 'main', 'results_html', 'csv_link', 'panel_controls', 'panel_search',
+           'panel_save', 'evidence_panel', 'serving', 'serve_page']
 
 # %% ../nbs/14_evidence_search.ipynb #4202010c
 @dataclass
@@ -364,30 +365,93 @@ def index_key(data:bytes, encoder, segmenter:str)->str:
     "Cache key of an index: the text's sha256, the segmenter (and its version), the encoder, the index format."
     return f'{hashlib.sha256(data).hexdigest()[:20]}-{segmenter}{SEGMENT_VERSION}-{encoder.key}-v{SEARCH_VERSION}'
 
+def _pointer(source, prof:Profile, encoder)->tuple[Path, dict]:
+    """Where the cache notes which index a source (slug, id or file) opened last, and what must still hold for it: a
+    file's size and modification time (a slug or id names a fixed Gutenberg text)."""
+    spec = str(source)
+    if isinstance(source, Path) or spec.endswith('.txt') or os.sep in spec:
+        p = Path(source).expanduser().resolve()
+        st = p.stat() if p.is_file() else None
+        spec, stamp = str(p), dict(size=st.st_size, mtime=st.st_mtime_ns) if st else None
+    else: stamp = {}
+    name = hashlib.sha256(f'{spec}|{prof.name}|{prof.segment.method}|{encoder.key}'.encode()).hexdigest()[:24]
+    return paths(prof).cache/'evidence'/'sources'/f'{name}.json', stamp
+
+def build_progress(progress, title:str):
+    """A `(step, done, total)` callback for `build`: None (silent), 'lines' (a line on stderr per step and per tenth of
+    it, for the CLI), 'bar' (a tqdm bar per step, for a notebook), or a callable of your own (the page's)."""
+    if callable(progress): return progress
+    if progress == 'bar':
+        from tqdm.auto import tqdm
+        bars = {}
+        def bar(step, done, total):
+            b = bars.get(step) or bars.setdefault(step, tqdm(total=total, desc=f'{title}: {step}', unit=' sentences'))
+            b.update(done - b.n)
+            if done >= total: b.close()
+        return bar
+    if progress == 'lines':
+        said = {}
+        def line(step, done, total):
+            tenth = 10 * done // max(total, 1)
+            if said.get(step) == tenth: return
+            said[step] = tenth
+            print(f'{title}: {step} {done:,}/{total:,} ({100 * done // max(total, 1)}%)', file=sys.stderr, flush=True)
+        return line
+    if progress is None or progress is False: return lambda step, done, total: None
+    raise ValueError(f"progress is None, 'lines', 'bar' or a callable (step, done, total), not {progress!r}")
+
+def encode_sentences(encoder, sentences:list[str], report=None, chunk:int=512)->np.ndarray:
+    "The encoder's passage vectors of `sentences`, `chunk` at a time, telling `report(step, done, total)` as it goes."
+    report = report or (lambda *a: None)
+    out = []
+    for i in range(0, len(sentences), chunk):
+        report('encoding sentences', i, len(sentences))
+        out.append(encoder.passages(sentences[i:i + chunk]))
+    report('encoding sentences', len(sentences), len(sentences))
+    return np.concatenate(out) if out else np.zeros((0, 0), dtype=np.float32)
+
 @patch(cls_method=True)
 def build(cls:EvidenceIndex, source:str|int|Path, # a works-table slug, a Gutenberg id, or a .txt path
           profile:str|Profile='pd', # the corpus (works table, mirror), segmenter, encoders and device to use
           model:str|Path='auto', # see `dense_ranker`
           passages:str='composed', cache:bool=True, # False: neither read nor write the index cache
-          k1:float=1.5, b:float=0.75, gutenberg_url:str|None=None)->EvidenceIndex:
-    """The evidence index of a novel: from the cache when this text and encoder were indexed before, else built and
-    cached."""
+          k1:float=1.5, b:float=0.75, gutenberg_url:str|None=None,
+          progress=None, # see `build_progress`: None, 'lines', 'bar' or a callable
+         )->EvidenceIndex:
+    """The evidence index of a novel: from the cache when this source (or these bytes) and this encoder were indexed
+    before, without reading the text again; else read, segmented, encoded and cached."""
     t0, prof = time.time(), get_profile(profile)
-    work, data = read_source(source, prof, gutenberg_url)
     enc = dense_ranker(prof, model)
+    pointer, stamp = _pointer(source, prof, enc)
+    if cache and stamp is not None and pointer.exists() and (note := json.loads(pointer.read_text()))['stamp'] == stamp:
+        folder = pointer.parent.parent/note['index']
+        if (folder/'index.json').exists(): return cls._open(folder, enc, passages, k1, b, t0)
+    work, data = read_source(source, prof, gutenberg_url)
     folder, took = paths(prof).cache/'evidence'/index_key(data, enc, prof.segment.method), dict(read=time.time() - t0)
-    if cache and (folder/'index.json').exists():
-        d = json.loads((folder/'index.json').read_text(encoding='utf-8'))
-        V = np.load(folder/'vectors.npy') if passages == 'composed' and (folder/'vectors.npy').exists() else None
-        idx = cls(Work(**d['work']), d['sentences'], d['chapter'], d['titles'], enc, V, passages, k1, b)
-        idx.cached = V is not None or passages == 'whole'
+    if cache and (folder/'index.json').exists(): idx = cls._open(folder, enc, passages, k1, b, t0)
     else:
+        report = build_progress(progress, work.title)
+        report('segmenting paragraphs', 0, 1)
         t = time.time(); ns = novel_sentences(data, prof, work.title); took['segment'] = time.time() - t
+        report('segmenting paragraphs', 1, 1)
         t = time.time()
-        idx = cls(work, ns['sentences'], ns['chapter'], ns['titles'], enc, None, passages, k1, b)
+        V = encode_sentences(enc, ns['sentences'], report) if passages == 'composed' else None
+        idx = cls(work, ns['sentences'], ns['chapter'], ns['titles'], enc, V, passages, k1, b)
         took['encode'] = time.time() - t
-    if cache and not idx.cached and idx.vectors is not None: idx.save(folder)
-    idx.build_seconds, idx.timings = round(time.time() - t0, 3), {k: round(v, 3) for k, v in took.items()}
+        if cache and idx.vectors is not None: idx.save(folder)
+        idx.build_seconds, idx.timings = round(time.time() - t0, 3), {k: round(v, 3) for k, v in took.items()}
+    if cache and stamp is not None and (folder/'index.json').exists():
+        with atomic_path(pointer) as tmp: tmp.write_text(json.dumps(dict(index=folder.name, stamp=stamp)))
+    return idx
+
+@patch(cls_method=True)
+def _open(cls:EvidenceIndex, folder:Path, enc, passages:str, k1:float, b:float, t0:float)->EvidenceIndex:
+    "The cached index in `folder` (its sentence vectors unless `passages='whole'`)."
+    d = json.loads((folder/'index.json').read_text(encoding='utf-8'))
+    V = np.load(folder/'vectors.npy') if passages == 'composed' and (folder/'vectors.npy').exists() else None
+    if passages == 'composed' and V is None: V = encode_sentences(enc, d['sentences'])
+    idx = cls(Work(**d['work']), d['sentences'], d['chapter'], d['titles'], enc, V, passages, k1, b)
+    idx.cached, idx.build_seconds, idx.timings = True, round(time.time() - t0, 3), {}
     return idx
 
 # %% ../nbs/14_evidence_search.ipynb #b085935e
@@ -454,8 +518,7 @@ def main(argv:list[str]|None=None)->int:
     a = ap.parse_args(argv)
     try:
         lengths = _parse_lengths(a.sentences)
-        print(f'indexing {a.novel} ...', file=sys.stderr, flush=True)
-        idx = EvidenceIndex.build(a.novel, a.profile, a.model, a.passages)
+        idx = EvidenceIndex.build(a.novel, a.profile, a.model, a.passages, progress='lines')
         print(f'{idx} ({"from the cache" if idx.cached else "built"} in {idx.build_seconds:.1f} s)', file=sys.stderr,
               flush=True)
         res = idx.search(a.claim, a.k, lengths, a.ranker, distinct=not a.overlapping)
@@ -523,6 +586,11 @@ def panel_controls(profile:str|Profile='pd', novel:str='', claim:str='')->dict:
 # %% ../nbs/14_evidence_search.ipynb #4561fdf6
 def _error(msg:str)->str: return f'<span class="evidence-error">{msg}</span>'
 
+def _index_status(status, step:str, done:int, total:int):
+    "The page's progress bar while a novel is indexed the first time (`build`'s progress callback)."
+    status.value = (f'Indexing (the first time this novel is opened): {html.escape(step)} <progress '
+                    f'class="evidence-progress" value="{done}" max="{total}"></progress> {done:,} / {total:,}')
+
 def panel_search(c:dict, state:dict):
     "The Search button: index the novel once per (profile, novel), search, show the results and the time taken."
     if not c['novel'].value.strip() or not c['claim'].value.strip():
@@ -530,9 +598,8 @@ def panel_search(c:dict, state:dict):
     try:
         t0, key = time.time(), (c['profile'].value, c['novel'].value.strip())
         if key not in state['indexes']:
-            c['status'].value = (f'Indexing {html.escape(key[1])} (the first time a novel is opened this takes up '
-                                 'to a minute or two) ...')
-            state['indexes'][key] = EvidenceIndex.build(key[1], key[0])
+            c['status'].value = f'Opening {html.escape(key[1])} ...'
+            state['indexes'][key] = EvidenceIndex.build(key[1], key[0], progress=partial(_index_status, c['status']))
         idx = state['indexes'][key]
         res = state['res'] = idx.search(c['claim'].value, c['k'].value, tuple(c['sentences'].value),
                                         c['ranker'].value)
