@@ -5,6 +5,7 @@
 # %% ../nbs/01_corpus.ipynb #25681893
 from __future__ import annotations
 import difflib, hashlib, http.client, json, os, re, time, unicodedata, urllib.error, urllib.request, warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field, asdict
 from pathlib import Path
 from fastcore.basics import patch
@@ -17,8 +18,9 @@ from .config import (Profile, atomic_path, get_profile, paths, corpus_mirror, gu
 # %% auto #0
 __all__ = ['WORKS_COLUMNS', 'ROLES', 'NOVEL_ROLES', 'AVAILABILITY', 'PARSE_VERSION', 'CorpusError', 'UnknownWork', 'MissingText',
            'UndecodableText', 'load_works', 'has_role', 'is_novel', 'sniff_encoding', 'decode_text', 'strip_gutenberg',
-           'clean_paragraph', 'is_heading', 'Chapter', 'parse_text', 'read_text', 'Mirror', 'download', 'sha256_file',
-           'Gutenberg', 'Corpus', 'text_cache', 'load_text', 'corpus_table', 'plot_corpus_words', 'run_corpus']
+           'clean_paragraph', 'is_heading', 'Chapter', 'paragraph_blocks', 'parse_text', 'read_text', 'Mirror',
+           'download', 'sha256_file', 'Gutenberg', 'Corpus', 'text_cache', 'load_text', 'corpus_table',
+           'plot_corpus_words', 'run_corpus']
 
 # %% ../nbs/01_corpus.ipynb #cc3db93c
 class CorpusError(Exception):
@@ -137,13 +139,17 @@ class Chapter:
     title:str                                  # the heading ('' for front matter)
     paragraphs:list[str] = field(default_factory=list)
 
-def parse_text(body:str)->list[Chapter]:
-    "Split a body into chapters of clean paragraphs; chapters without paragraphs (contents lists) are dropped."
-    chapters = [Chapter('')]
+def paragraph_blocks(body:str)->Iterator[str]:
+    "The clean, non-empty paragraphs of a body, headings included, in order (transcriber's notes left out)."
     body = _BLOCKS.sub(' ', body)                          # illustrations and notes may run over several paragraphs
     for block in re.split(r'\n[ \t]*\n', body):
         par = clean_paragraph(block)
-        if not par or re.match(r"(?i)transcriber[’']?s? note", par): continue
+        if par and not re.match(r"(?i)transcriber[’']?s? note", par): yield par
+
+def parse_text(body:str)->list[Chapter]:
+    "Split a body into chapters of clean paragraphs; chapters without paragraphs (contents lists) are dropped."
+    chapters = [Chapter('')]
+    for par in paragraph_blocks(body):
         if is_heading(par): chapters.append(Chapter(par))
         else: chapters[-1].paragraphs.append(par)
     return [c for c in chapters if c.paragraphs]

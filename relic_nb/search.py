@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 from fastcore.basics import patch
 from .config import Profile, get_profile, paths, atomic_path, pick_device
-from .corpus import Corpus, Gutenberg, CorpusError, UnknownWork, MissingText, decode_text, read_text
+from .corpus import (Corpus, Gutenberg, CorpusError, UnknownWork, MissingText, decode_text, is_heading,
+                             paragraph_blocks, read_text, strip_gutenberg)
 from .relic.segment import SEGMENT_VERSION, body_spans, segment_cached, _untitled_front
 from .relic.task import query_text
 from .bm25 import tokenize
@@ -24,10 +25,10 @@ from .relic.task import CandidateSet, quotes_table
 
 # %% auto #0
 __all__ = ['MASK', 'SEARCH_VERSION', 'RANKERS', 'GAP', 'RESULT_COLUMNS', 'Work', 'header_fields', 'read_source',
-           'novel_sentences', 'claim_query', 'zscore_fusion', 'one_thread', 'SentenceEncoder', 'DenseRelicEncoder',
-           'trained_model', 'dense_ranker', 'EvidenceIndex', 'index_key', 'build_progress', 'encode_sentences',
-           'window_ranks', 'results_table', 'main', 'results_html', 'csv_link', 'panel_controls', 'panel_search',
-           'panel_save', 'evidence_panel', 'serving', 'serve_page']
+           'paragraph_sections', 'novel_sentences', 'claim_query', 'zscore_fusion', 'one_thread', 'SentenceEncoder',
+           'DenseRelicEncoder', 'trained_model', 'dense_ranker', 'EvidenceIndex', 'index_key', 'build_progress',
+           'encode_sentences', 'window_ranks', 'results_table', 'main', 'results_html', 'csv_link', 'panel_controls',
+           'panel_search', 'panel_save', 'evidence_panel', 'serving', 'serve_page']
 
 # %% ../nbs/14_evidence_search.ipynb #4202010c
 @dataclass
@@ -86,14 +87,56 @@ def read_source(source:str|int|Path, # a works-table slug, a Project Gutenberg i
     return Work(h.get('Title', f'Project Gutenberg #{gid}'), h.get('Author', ''), gid, '', origin), data
 
 # %% ../nbs/14_evidence_search.ipynb #84fabe10
+_PART = re.compile(r'(?i)^(?:book|part|volume)\b')
+# headings the corpus stage leaves as paragraphs: a numbered title, a letter, front and back matter
+_SECTION = re.compile(r"^(?:(?:[IVXLC]{1,7}|\d{1,3})\.\s+[A-Z][^a-z]{2,70}|Letter\s+\d{1,3}|(?:ETYMOLOGY|EXTRACTS|"
+                      r"PRELUDE|FINALE|INTRODUCTORY|DEDICATION|APPENDIX|CONCLUSION|NOTE TO THE [A-Z ]+EDITION)\b[^a-z]{0,70})$")
+
+def _norm_title(t:str)->str: return ' '.join(re.sub(r'(?i)\bchapter\b|[^\w\s]', ' ', t).upper().split())
+
+def paragraph_sections(data:bytes, name:str='text')->tuple[list[int], list[str], list[bool]]:
+    """Per paragraph of `read_text` (all chapters, in order): its section's number, the sections' labels ("VOLUME II,
+    CHAPTER II"; "front matter" before the first heading), and whether the paragraph is itself a heading."""
+    blocks = list(paragraph_blocks(strip_gutenberg(decode_text(data, name))))
+    corpus_heading = [is_heading(p) for p in blocks]
+    kind = ['part' if h and _PART.match(p) else 'chapter' if h or (len(p) <= 90 and _SECTION.match(p)) else None
+            for p, h in zip(blocks, corpus_heading)]
+    heads = [i for i, k in enumerate(kind) if k]
+    # contents lists: runs of 3+ headings with nothing between...
+    runs, run = set(), []
+    for i in heads + [len(blocks) + 1]:
+        if run and i != run[-1] + 1:
+            # a contents list's first title, again at its end, is the first heading of the text
+            if len(run) >= 3: runs |= set(run[:-1] if _norm_title(blocks[run[-1]]) == _norm_title(blocks[run[0]])
+                                          else run)
+            run = []
+        run.append(i)
+    # ...headings that name several chapters ("CHAPTER I. CHAPTER II.")...
+    runs |= {i for i in heads if len(re.findall(r'(?i)\bchapter\b', blocks[i])) > 1}
+    # ...and headings before the first chapter whose titles come again later
+    first = next((i for i in heads if kind[i] == 'chapter' and i not in runs), len(blocks))
+    later = [_norm_title(blocks[i]) for i in heads if i > first]
+    for i in heads:
+        if i < first and _norm_title(blocks[i]) in later: runs.add(i)
+    labels, part, section, heading = ['front matter' if heads else ''], '', [], []
+    for i, p in enumerate(blocks):
+        if kind[i] and i not in runs:
+            title = p.rstrip('.').strip()
+            if kind[i] == 'part': part, label = title, title
+            else: label = f'{part}, {title}' if part else title
+            labels.append(label)
+        if corpus_heading[i]: continue                                # not a paragraph of `read_text`
+        section.append(len(labels) - 1); heading.append(bool(kind[i]) and i not in runs)
+    return section, labels, heading
+
 def novel_sentences(data:bytes, profile:str|Profile='pd', name:str='text')->dict:
-    """`sentences` of a novel's own text, the `chapter` index of each and the chapter `titles`, from its raw bytes,
-    as the segmentation stage cuts them."""
+    """`sentences` of a novel's own text, the section (`chapter`) of each, the sections' `titles`, and which sentences
+    are `headings`, from its raw bytes, as the segmentation stage cuts them."""
     prof = get_profile(profile)
     chapters = read_text(data, name)
-    # chapter of each paragraph, in order
-    chap = [i for i, c in enumerate(chapters) for _ in c.paragraphs]
+    chap, titles, is_head = paragraph_sections(data, name)
     pars, off = [p for c in chapters for p in c.paragraphs], _untitled_front(chapters)
+    assert len(pars) == len(chap), (len(pars), len(chap))
     # the novel's own paragraphs (segment.novel_sentences)
     keep = {i for a, b in body_spans(chapters) for i in range(a, b + 1)}
     cache = paths(prof).cache/'segments'
@@ -107,7 +150,8 @@ def novel_sentences(data:bytes, profile:str|Profile='pd', name:str='text')->dict
             for s, p in zip(e['sentences'], e['paragraph'])] + [(p + off, s)
                                                                 for s, p in zip(d['sentences'], d['paragraph'])
                                                                 if p + off in keep]
-    return dict(sentences=[s for _, s in kept], chapter=[chap[p] for p, _ in kept], titles=[c.title for c in chapters])
+    return dict(sentences=[s for _, s in kept], chapter=[chap[p] for p, _ in kept], titles=titles,
+                headings=[i for i, (p, _) in enumerate(kept) if is_head[p]])
 
 # %% ../nbs/14_evidence_search.ipynb #cc8920f8
 MASK = '<mask>'
@@ -232,7 +276,7 @@ def dense_ranker(profile:str|Profile='pd', model:str|Path='auto',
                            prof.retrieval.backend)
 
 # %% ../nbs/14_evidence_search.ipynb #934a283f
-SEARCH_VERSION = 2   # bump when what an index holds changes (older caches are then rebuilt)
+SEARCH_VERSION = 3   # bump when what an index holds changes (older caches are rebuilt, their vectors reused)
 RANKERS = ('bm25', 'dense', 'rrf', 'hybrid')   # 'hybrid', the default: `zscore_fusion` of BM25 and dense
 GAP = 3   # distinct results are more than this many sentences apart (bench/search_variants.py)
 
@@ -252,16 +296,18 @@ class EvidenceIndex:
                  passages:str='composed',
                  # BM25's parameters (rank_bm25's defaults; the retrieval stage tunes them on val)
                  k1:float=1.5, b:float=0.75,
-                 max_sentences:int=5):
+                 max_sentences:int=5,
+                 headings=(),    # sentences that are headings ("Letter 1"): in no passage
+                ):
         if passages not in ('composed', 'whole'):
             raise ValueError(f"passages is 'composed' or 'whole', not {passages!r}")
         if not sentences: raise ValueError(f'{work.title!r} has no sentences to search.')
         self.work, self.sentences, self.titles = work, list(sentences), list(titles)
-        self.chapter = np.asarray(chapter, dtype=np.int64)
+        self.chapter, self.headings = np.asarray(chapter, dtype=np.int64), sorted(headings)
         self.encoder, self.passages, self.max_sentences = encoder, passages, max_sentences
         self.vectors = encoder.passages(self.sentences) if vectors is None and passages == 'composed' else vectors
         self.bm25 = BM25Retriever(k1, b)
-        self._composed, self._queries, self._weights = {}, (None, None), {}
+        self._composed, self._queries, self._weights, self._valid = {}, (None, None), {}, {}
         # set by `build`: seconds in all, from the cache?, seconds per step
         self.build_seconds, self.cached, self.timings = None, False, {}
 
@@ -284,6 +330,16 @@ def passage_vectors(self:EvidenceIndex, n:int)->np.ndarray:
     "Dense vectors of the n-sentence passages ('composed' indexes)."
     if n not in self._composed: self._composed[n] = compose(self.vectors, n, normalize=self.encoder.normalize)
     return self._composed[n]
+
+@patch
+def within_sections(self:EvidenceIndex, n:int)->np.ndarray:
+    "Which n-sentence passages (by start) lie inside one section and hold no heading: the ones a search offers."
+    if n not in self._valid:
+        N, sec = len(self.sentences), self.chapter
+        heads = np.concatenate([[0], np.cumsum(np.isin(np.arange(N), self.headings))])
+        s = np.arange(max(N - n + 1, 0))
+        self._valid[n] = (sec[s] == sec[s + n - 1]) & (heads[s + n] == heads[s])
+    return self._valid[n]
 
 @patch
 def bm25_scores(self:EvidenceIndex, cs:CandidateSet, contexts:list[str])->np.ndarray:
@@ -331,10 +387,11 @@ def search(self:EvidenceIndex, claim:str, k:int=10, n_sentences=(1, 5), # a pass
     lengths = [n for n in _lengths(n_sentences) if n <= len(self.sentences)]
     if not lengths: return pd.DataFrame(columns=RESULT_COLUMNS)
     with one_thread(): per = [self.scores([claim], n, ('bm25', 'dense')) for n in lengths]
-    n_of = np.concatenate([np.full(p['bm25'].shape[1], n) for n, p in zip(lengths, per)])
-    start = np.concatenate([np.arange(p['bm25'].shape[1]) for p in per])
+    ok = [self.within_sections(n) for n in lengths]              # no passage straddles two sections
+    n_of = np.concatenate([np.full(v.sum(), n) for n, v in zip(lengths, ok)])
+    start = np.concatenate([np.flatnonzero(v) for v in ok])
     # every candidate of every length: one ranking
-    S = {r: np.concatenate([p[r][0] for p in per]) for r in ('bm25', 'dense')}
+    S = {r: np.concatenate([p[r][0][v] for p, v in zip(per, ok)]) for r in ('bm25', 'dense')}
     R = {r: ranks_of(s)[0] for r, s in S.items()}
     # the fusions, over every candidate of every length
     S['rrf'], S['hybrid'] = fuse_ranks(R['bm25'], R['dense']), zscore_fusion(S['bm25'], S['dense'])
@@ -374,7 +431,8 @@ def _pointer(source, prof:Profile, encoder)->tuple[Path, dict]:
         st = p.stat() if p.is_file() else None
         spec, stamp = str(p), dict(size=st.st_size, mtime=st.st_mtime_ns) if st else None
     else: stamp = {}
-    name = hashlib.sha256(f'{spec}|{prof.name}|{prof.segment.method}|{encoder.key}'.encode()).hexdigest()[:24]
+    key = f'{spec}|{prof.name}|{prof.segment.method}{SEGMENT_VERSION}|{encoder.key}|{SEARCH_VERSION}'
+    name = hashlib.sha256(key.encode()).hexdigest()[:24]
     return paths(prof).cache/'evidence'/'sources'/f'{name}.json', stamp
 
 def build_progress(progress, title:str):
@@ -435,8 +493,9 @@ def build(cls:EvidenceIndex, source:str|int|Path, # a works-table slug, a Gutenb
         t = time.time(); ns = novel_sentences(data, prof, work.title); took['segment'] = time.time() - t
         report('segmenting paragraphs', 1, 1)
         t = time.time()
-        V = encode_sentences(enc, ns['sentences'], report) if passages == 'composed' else None
-        idx = cls(work, ns['sentences'], ns['chapter'], ns['titles'], enc, V, passages, k1, b)
+        V = _older_vectors(folder, ns['sentences']) if passages == 'composed' and cache else None
+        if V is None and passages == 'composed': V = encode_sentences(enc, ns['sentences'], report)
+        idx = cls(work, ns['sentences'], ns['chapter'], ns['titles'], enc, V, passages, k1, b, headings=ns['headings'])
         took['encode'] = time.time() - t
         if cache and idx.vectors is not None: idx.save(folder)
         idx.build_seconds, idx.timings = round(time.time() - t0, 3), {k: round(v, 3) for k, v in took.items()}
@@ -444,24 +503,33 @@ def build(cls:EvidenceIndex, source:str|int|Path, # a works-table slug, a Gutenb
         with atomic_path(pointer) as tmp: tmp.write_text(json.dumps(dict(index=folder.name, stamp=stamp)))
     return idx
 
+def _older_vectors(folder:Path, sentences:list[str])->np.ndarray|None:
+    "Sentence vectors of an older index format of the same text, segmenter and encoder, when its sentences are these."
+    for old in sorted(folder.parent.glob(folder.name.rsplit('-v', 1)[0] + '-v*')):
+        if old == folder or not (old/'vectors.npy').exists(): continue
+        if json.loads((old/'index.json').read_text(encoding='utf-8'))['sentences'] == sentences:
+            return np.load(old/'vectors.npy')
+    return None
+
 @patch(cls_method=True)
 def _open(cls:EvidenceIndex, folder:Path, enc, passages:str, k1:float, b:float, t0:float)->EvidenceIndex:
     "The cached index in `folder` (its sentence vectors unless `passages='whole'`)."
     d = json.loads((folder/'index.json').read_text(encoding='utf-8'))
     V = np.load(folder/'vectors.npy') if passages == 'composed' and (folder/'vectors.npy').exists() else None
     if passages == 'composed' and V is None: V = encode_sentences(enc, d['sentences'])
-    idx = cls(Work(**d['work']), d['sentences'], d['chapter'], d['titles'], enc, V, passages, k1, b)
+    idx = cls(Work(**d['work']), d['sentences'], d['chapter'], d['titles'], enc, V, passages, k1, b,
+              headings=d.get('headings', ()))
     idx.cached, idx.build_seconds, idx.timings = True, round(time.time() - t0, 3), {}
     return idx
 
 # %% ../nbs/14_evidence_search.ipynb #b085935e
 @patch
 def save(self:EvidenceIndex, folder:Path)->Path:
-    "Write the index (sentences, chapters, work, sentence vectors) to `folder`, atomically."
+    "Write the index (sentences, sections, headings, work, sentence vectors) to `folder`, atomically."
     with atomic_path(folder) as tmp:
         tmp.mkdir(parents=True)
         (tmp/'index.json').write_text(json.dumps(dict(work=asdict(self.work), sentences=self.sentences,
-                                                      chapter=self.chapter.tolist(),
+                                                      chapter=self.chapter.tolist(), headings=self.headings,
                                                       titles=self.titles, encoder=self.encoder.name,
                                                       version=SEARCH_VERSION), ensure_ascii=False), encoding='utf-8')
         np.save(tmp/'vectors.npy', self.vectors)
