@@ -1,6 +1,7 @@
 """Evaluation of the evidence search on claims with known evidence: prints hit@1, hit@5, hit@10 and MRR per ranker.
 
     .venv/bin/python bench/search_eval.py [--claims data/annotations/search_claims.tsv] [--half report|tune|all]
+    .venv/bin/python bench/search_eval.py --windows [--profile pd]
 
 Each claim of `data/annotations/search_claims.tsv` (how it was made: `data/annotations/search_claims.md`) names the
 sentence ranges (1-based, as `relic_nb.search` numbers a novel's sentences) a scholar would cite. A result hits when
@@ -9,6 +10,12 @@ search's defaults), top 10; MRR counts the first hit in the top 10 (0 beyond). I
 over claims (relic_nb.stats.bootstrap_ci, seeded). The default ranker (`hybrid`) is compared with each other ranker,
 paired over the same claims (sign-flip p). `earlier` is the search's default before this claim set (`rrf`, the
 dense query masked, no gap); the target asks `hybrid` to beat it by 20 points, and to beat BM25 alone and dense alone.
+
+`--windows`: beside the claims, the profile's RELiC test windows (4/4, as `make reproduce` up to 05_windows writes
+them) typed as claims, each searched in its novel's index as the search ranks: every passage of 1-5 sentences at
+once, none across two sections (`EvidenceIndex.ranking`, no distinct step). Per ranker: the gold passage's median
+rank, its share in the top 1/5/10/100 and MRR. A window's query is a critic's words around a masked quotation, not a
+claim about the novel, and the gold is one exact passage, not any passage sharing a sentence with it.
 """
 import argparse, sys
 from pathlib import Path
@@ -42,6 +49,34 @@ def earlier_default(idx, claim:str):
     finally: idx.encoder.masked_claims = masked
 
 
+def window_figures(profile:str):
+    "The search's rank of each RELiC test window's gold passage, per ranker, with the window as the claim."
+    from relic_nb.corpus import Corpus
+    from relic_nb.search import RANKERS, EvidenceIndex
+    from relic_nb.relic.task import load_relic, quotes_table, relic_file
+    if not relic_file(profile, 'test').exists():
+        print(f'no test windows for {profile} ({relic_file(profile, "test")}): run `make reproduce PROFILE={profile}` '
+              'up to 05_windows first'); return None
+    data, slugs = load_relic(profile, 'test'), {w.title: w.slug for w in Corpus.for_profile(profile).works.itertuples()}
+    rows = []
+    for book in sorted(data):
+        idx = EvidenceIndex.build(slugs[book], profile, progress='lines')
+        assert idx.sentences == data[book]['sentences'], f'{book}: the index\'s sentences are not the dataset\'s'
+        for q in quotes_table({book: data[book]}, 4, 4).itertuples():
+            start, n_of, S, R = idx.ranking(q.query)
+            hit = np.flatnonzero((start == q.start) & (n_of == q.n))
+            rows.append(dict(id=q.id, book=book, n=q.n, **{r: int(R[r][hit[0]]) if len(hit) else np.nan
+                                                          for r in RANKERS}))
+    ranks = pd.DataFrame(rows)
+    print(f'== {len(ranks)} RELiC test windows ({profile}, 4/4) of {ranks.book.nunique()} novels as claims; '
+          f'{ranks[list(RANKERS)].isna().any(axis=1).sum()} gold passages across two sections (not ranked)')
+    out = [{'ranker': r, 'median rank': ranks[r].median(), **{f'top {k}': 100 * (ranks[r] <= k).mean()
+                                                           for k in (1, 5, 10, 100)},
+            'MRR': 100 * (1 / ranks[r]).fillna(0).mean()} for r in RANKERS]
+    print(pd.DataFrame(out).round(1).to_string(index=False))
+    return ranks
+
+
 def main(argv=None):
     sys.path.insert(0, str(ROOT))
     from relic_nb.search import RANKERS, EvidenceIndex
@@ -50,6 +85,7 @@ def main(argv=None):
     ap.add_argument('--claims', default=str(ROOT/'data'/'annotations'/'search_claims.tsv'))
     ap.add_argument('--half', default='report', choices=('report', 'tune', 'all'))
     ap.add_argument('--profile', default='pd')
+    ap.add_argument('--windows', action='store_true', help='the RELiC test windows as claims (after the claims)')
     a = ap.parse_args(argv)
     claims = pd.read_csv(a.claims, sep='\t', dtype=str, keep_default_na=False)
     if a.half != 'all': claims = claims[claims.half == a.half]
@@ -82,6 +118,7 @@ def main(argv=None):
               f'p = {d.p:.3f}')
     print('per kind, hit@5:', ranks.assign(**{r: hit5[r] for r in rankers}).groupby('kind')[list(rankers)].mean()
           .round(2).to_dict('index'))
+    if a.windows: window_figures(a.profile)
     return ranks
 
 

@@ -375,6 +375,24 @@ def scores(self:EvidenceIndex, claims:list[str], n:int, rankers=RANKERS)->dict[s
     if 'hybrid' in rankers: out['hybrid'] = zscore_fusion(out['bm25'], out['dense'])
     return {r: out[r] for r in rankers}
 
+# %% ../nbs/14_evidence_search.ipynb #c9rankin
+@patch
+def ranking(self:EvidenceIndex, claim:str, n_sentences=(1, 5))->tuple[np.ndarray, np.ndarray, dict, dict]:
+    """Every passage a search of `claim` ranks, over all the lengths asked for: (start (0-based), length, scores by
+    ranker, 1-based ranks by ranker). Passages across two sections, or holding a heading, are left out."""
+    lengths = [n for n in _lengths(n_sentences) if n <= len(self.sentences)]
+    with one_thread(): per = [self.scores([claim], n, ('bm25', 'dense')) for n in lengths]
+    ok = [self.within_sections(n) for n in lengths]              # no passage straddles two sections
+    n_of = np.concatenate([np.full(v.sum(), n) for n, v in zip(lengths, ok)])
+    start = np.concatenate([np.flatnonzero(v) for v in ok])
+    # every candidate of every length: one ranking
+    S = {r: np.concatenate([p[r][0][v] for p, v in zip(per, ok)]) for r in ('bm25', 'dense')}
+    R = {r: ranks_of(s)[0] for r, s in S.items()}
+    # the fusions, over every candidate of every length
+    S['rrf'], S['hybrid'] = fuse_ranks(R['bm25'], R['dense']), zscore_fusion(S['bm25'], S['dense'])
+    R['rrf'], R['hybrid'] = ranks_of(S['rrf'])[0], ranks_of(S['hybrid'])[0]
+    return start, n_of, S, R
+
 # %% ../nbs/14_evidence_search.ipynb #ba2fedde
 @patch
 def search(self:EvidenceIndex, claim:str, k:int=10, n_sentences=(1, 5), # a passage length, or (shortest, longest)
@@ -386,16 +404,8 @@ def search(self:EvidenceIndex, claim:str, k:int=10, n_sentences=(1, 5), # a pass
     if ranker not in RANKERS: raise ValueError(f'ranker is one of {RANKERS}, not {ranker!r}')
     lengths = [n for n in _lengths(n_sentences) if n <= len(self.sentences)]
     if not lengths: return pd.DataFrame(columns=RESULT_COLUMNS)
-    with one_thread(): per = [self.scores([claim], n, ('bm25', 'dense')) for n in lengths]
-    ok = [self.within_sections(n) for n in lengths]              # no passage straddles two sections
-    n_of = np.concatenate([np.full(v.sum(), n) for n, v in zip(lengths, ok)])
-    start = np.concatenate([np.flatnonzero(v) for v in ok])
-    # every candidate of every length: one ranking
-    S = {r: np.concatenate([p[r][0][v] for p, v in zip(per, ok)]) for r in ('bm25', 'dense')}
-    R = {r: ranks_of(s)[0] for r, s in S.items()}
-    # the fusions, over every candidate of every length
-    S['rrf'], S['hybrid'] = fuse_ranks(R['bm25'], R['dense']), zscore_fusion(S['bm25'], S['dense'])
-    R['rrf'], R['hybrid'] = ranks_of(S['rrf'])[0], ranks_of(S['hybrid'])[0]
+    lengths = (lengths[0], lengths[-1])
+    start, n_of, S, R = self.ranking(claim, lengths)
     # `start` counts from 1, as the citation and a reader do
     taken, rows = np.zeros(len(self.sentences), bool), []
     for i in np.argsort(R[ranker], kind='stable'):

@@ -240,6 +240,10 @@ class OnnxEncoder:
             f = self.preprocess([texts[j] for j in idx])
             E[idx] = self.session.run(None, {k: f[k] for k in self.inputs})[0]
         return E
+    def token_counts(self, texts:list[str], batch_size:int=256)->np.ndarray:
+        "Tokens the graph reads of each text (special tokens included, truncated as in `encode`)."
+        return np.concatenate([self.preprocess(list(texts[i:i + batch_size]))['attention_mask'].sum(1)
+                               for i in range(0, len(texts), batch_size)] or [np.zeros(0)]).astype(np.float64)
 
 # %% ../../nbs/07_retrieval.ipynb #318fd8e3
 PASSAGES = ('whole', 'composed')   # how DenseRetriever makes candidate vectors
@@ -361,11 +365,12 @@ def token_counts(self:DenseRetriever, model_id:str, texts:list[str])->np.ndarray
     at the model's limit (kept per process)."""
     key = (model_id, hashlib.sha256('\0'.join(texts).encode('utf-8')).hexdigest())
     if key not in _TOKEN_COUNTS:
-        # OnnxEncoder keeps its SentenceTransformer (tokenizer, max_seq_length)
-        m = self.encoder(model_id); st = getattr(m, 'st', m)
-        ids = st.tokenizer(list(texts), truncation=True, max_length=st.max_seq_length,
-                           return_attention_mask=False, return_token_type_ids=False)['input_ids']
-        _TOKEN_COUNTS[key] = np.array([len(x) for x in ids], dtype=np.float64)
+        m = self.encoder(model_id)
+        if isinstance(m, OnnxEncoder): _TOKEN_COUNTS[key] = m.token_counts(list(texts))   # the graph's own tokenizer
+        else:
+            ids = m.tokenizer(list(texts), truncation=True, max_length=m.max_seq_length,
+                              return_attention_mask=False, return_token_type_ids=False)['input_ids']
+            _TOKEN_COUNTS[key] = np.array([len(x) for x in ids], dtype=np.float64)
     return _TOKEN_COUNTS[key]
 
 # %% ../../nbs/07_retrieval.ipynb #716ac19c
