@@ -85,13 +85,14 @@ def main(argv=None):
     ap.add_argument('--claims', default=str(ROOT/'data'/'annotations'/'search_claims.tsv'))
     ap.add_argument('--half', default='report', choices=('report', 'tune', 'all'))
     ap.add_argument('--profile', default='pd')
+    ap.add_argument('--model', default='auto', help="the dense encoder (`dense_ranker`): 'auto', 'dense-RELiC', a name")
     ap.add_argument('--windows', action='store_true', help='the RELiC test windows as claims (after the claims)')
     a = ap.parse_args(argv)
     claims = pd.read_csv(a.claims, sep='\t', dtype=str, keep_default_na=False)
     if a.half != 'all': claims = claims[claims.half == a.half]
     rows = []
     for novel, g in claims.groupby('novel', sort=True):
-        idx = EvidenceIndex.build(novel, a.profile)
+        idx = EvidenceIndex.build(novel, a.profile, a.model)
         for c in g.itertuples():
             gold = gold_sets(c.gold)
             assert max(gold) <= len(idx), f'{c.id}: gold {c.gold} beyond the {len(idx)} sentences of {novel}'
@@ -100,6 +101,7 @@ def main(argv=None):
             rows.append(dict(id=c.id, novel=novel, kind=c.kind, **hits))
     ranks = pd.DataFrame(rows)
     print(f'== {len(ranks)} claims ({a.half} half) over {ranks.novel.nunique()} novels, profile {a.profile}, '
+          f'dense encoder {idx.encoder.name}, '
           f'passages of 1-5 sentences, top {K}')
     table, rankers = [], (*RANKERS, 'earlier')
     for r in rankers:

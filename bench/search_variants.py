@@ -113,13 +113,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument('--claims', default=str(ROOT/'data'/'annotations'/'search_claims.tsv'))
     ap.add_argument('--profile', default='pd')
+    ap.add_argument('--model', default='auto', help="the dense encoder (`dense_ranker`): 'auto', 'dense-RELiC', a name")
     ap.add_argument('--halves', default='tune,report')
     a = ap.parse_args(argv)
     claims = pd.read_csv(a.claims, sep='\t', dtype=str, keep_default_na=False)
     halves = a.halves.split(',')
     rows = []
     for novel, g in claims.groupby('novel', sort=True):
-        idx = EvidenceIndex.build(novel, a.profile); names = name_words(idx.sentences)
+        idx = EvidenceIndex.build(novel, a.profile, a.model); names = name_words(idx.sentences)
         for c in g.itertuples():
             gold = gold_sets(c.gold)
             qv = {bare: idx.encoder.queries([claim_query(c.claim, not bare)[0]])[0] for bare in (False, True)}

@@ -658,6 +658,7 @@ def panel_controls(profile:str|Profile='pd', novel:str='', claim:str='')->dict:
              save_to=W.Text(value='evidence.csv', description='to file', layout=W.Layout(width='30em')),
              status=W.HTML(), results=W.HTML(), link=W.HTML())
     for name in ('novel', 'claim', 'status', 'results', 'profile', 'link'): c[name].add_class(f'evidence-{name}')
+    c['save_to'].add_class('evidence-save-to')
     c['go'].add_class('evidence-search'); c['save'].add_class('evidence-save')
     return c
 
@@ -684,7 +685,7 @@ def panel_search(c:dict, state:dict):
         c['results'].value = results_html(res); c['link'].value = ''
         by = ' by ' + html.escape(idx.work.author) if idx.work.author else ''
         c['status'].value = (f'{len(res)} passages of <i>{html.escape(idx.work.title)}</i>{by} '
-                             f'({len(idx)} sentences), {c["ranker"].value} ranking, {time.time() - t0:.1f} s')
+                             f'({len(idx)} sentences), {c["ranker"].value} ranking, {time.time() - t0:.2f} s')
     except Exception as e:
         c['results'].value = ''
         c['status'].value = _error(f'{html.escape(type(e).__name__)}: {html.escape(str(e))}')
