@@ -129,7 +129,9 @@ def paragraph_sections(data:bytes, name:str='text')->tuple[list[int], list[str],
         section.append(len(labels) - 1); heading.append(bool(kind[i]) and i not in runs)
     return section, labels, heading
 
-def novel_sentences(data:bytes, profile:str|Profile='pd', name:str='text')->dict:
+def novel_sentences(data:bytes, profile:str|Profile='pd', name:str='text',
+                    report=None, # `report(step, done, total)` before and after segmenting (`build_progress`)
+                   )->dict:
     """`sentences` of a novel's own text, the section (`chapter`) of each, the sections' `titles`, and which sentences
     are `headings`, from its raw bytes, as the segmentation stage cuts them."""
     prof = get_profile(profile)
@@ -139,13 +141,15 @@ def novel_sentences(data:bytes, profile:str|Profile='pd', name:str='text')->dict
     assert len(pars) == len(chap), (len(pars), len(chap))
     # the novel's own paragraphs (segment.novel_sentences)
     keep = {i for a, b in body_spans(chapters) for i in range(a, b + 1)}
-    cache = paths(prof).cache/'segments'
+    cache, report = paths(prof).cache/'segments', report or (lambda *a: None)
+    report('segmenting paragraphs', 0, len(pars))
     # the chapters as one piece: the stage's cache entry
     d = segment_cached(pars[off:], cache, prof.segment.method)
     # an untitled prologue, segmented on its own
     early = sorted(i for i in keep if i < off)
     e = (segment_cached([pars[i] for i in early], cache, prof.segment.method) if early
          else dict(sentences=[], paragraph=[]))
+    report('segmenting paragraphs', len(pars), len(pars))
     kept = [(early[p], s)
             for s, p in zip(e['sentences'], e['paragraph'])] + [(p + off, s)
                                                                 for s, p in zip(d['sentences'], d['paragraph'])
@@ -499,9 +503,7 @@ def build(cls:EvidenceIndex, source:str|int|Path, # a works-table slug, a Gutenb
     if cache and (folder/'index.json').exists(): idx = cls._open(folder, enc, passages, k1, b, t0)
     else:
         report = build_progress(progress, work.title)
-        report('segmenting paragraphs', 0, 1)
-        t = time.time(); ns = novel_sentences(data, prof, work.title); took['segment'] = time.time() - t
-        report('segmenting paragraphs', 1, 1)
+        t = time.time(); ns = novel_sentences(data, prof, work.title, report); took['segment'] = time.time() - t
         t = time.time()
         V = _older_vectors(folder, ns['sentences']) if passages == 'composed' and cache else None
         if V is None and passages == 'composed': V = encode_sentences(enc, ns['sentences'], report)
