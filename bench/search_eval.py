@@ -12,10 +12,11 @@ paired over the same claims (sign-flip p). `earlier` is the search's default bef
 dense query masked, no gap); the target asks `hybrid` to beat it by 20 points, and to beat BM25 alone and dense alone.
 
 `--windows`: beside the claims, the profile's RELiC test windows (4/4, as `make reproduce` up to 05_windows writes
-them) typed as claims, each searched in its novel's index as the search ranks: every passage of 1-5 sentences at
-once, none across two sections (`EvidenceIndex.ranking`, no distinct step). Per ranker: the gold passage's median
-rank, its share in the top 1/5/10/100 and MRR. A window's query is a critic's words around a masked quotation, not a
-claim about the novel, and the gold is one exact passage, not any passage sharing a sentence with it.
+them) typed as claims (the critic's words around the masked quotation), each searched in its novel's index. Per
+ranker, two views of where the gold passage lands: as the search shows it (passages of 1-5 sentences, distinct, top
+100; a result hits when it shares a sentence with the gold, as for the claims), and as RELiC ranks it (among the
+passages of the gold's own length, `window_ranks`; for BM25 these are the retrieval stage's ranks with rank_bm25's
+default k1 and b) with recall@1/10/100 and the median rank.
 """
 import argparse, sys
 from pathlib import Path
@@ -49,10 +50,10 @@ def earlier_default(idx, claim:str):
     finally: idx.encoder.masked_claims = masked
 
 
-def window_figures(profile:str):
-    "The search's rank of each RELiC test window's gold passage, per ranker, with the window as the claim."
+def window_figures(profile:str, model:str='auto'):
+    "Where the search puts each RELiC test window's gold passage, per ranker, with the window typed as the claim."
     from relic_nb.corpus import Corpus
-    from relic_nb.search import RANKERS, EvidenceIndex
+    from relic_nb.search import RANKERS, EvidenceIndex, window_ranks
     from relic_nb.relic.task import load_relic, quotes_table, relic_file
     if not relic_file(profile, 'test').exists():
         print(f'no test windows for {profile} ({relic_file(profile, "test")}): run `make reproduce PROFILE={profile}` '
@@ -60,19 +61,23 @@ def window_figures(profile:str):
     data, slugs = load_relic(profile, 'test'), {w.title: w.slug for w in Corpus.for_profile(profile).works.itertuples()}
     rows = []
     for book in sorted(data):
-        idx = EvidenceIndex.build(slugs[book], profile, progress='lines')
+        idx = EvidenceIndex.build(slugs[book], profile, model, progress='lines')
         assert idx.sentences == data[book]['sentences'], f'{book}: the index\'s sentences are not the dataset\'s'
+        same = window_ranks(idx, data, book, 4, 4, RANKERS).set_index('id')
         for q in quotes_table({book: data[book]}, 4, 4).itertuples():
-            start, n_of, S, R = idx.ranking(q.query)
-            hit = np.flatnonzero((start == q.start) & (n_of == q.n))
-            rows.append(dict(id=q.id, book=book, n=q.n, **{r: int(R[r][hit[0]]) if len(hit) else np.nan
-                                                          for r in RANKERS}))
+            gold = set(range(q.start + 1, q.start + q.n + 1))
+            rows.append(dict(id=q.id, book=book, n=q.n, **{f'{r} search': first_hit(idx.search(q.query, 100, ranker=r),
+                                                                                    gold) for r in RANKERS},
+                             **{f'{r} same length': int(same.loc[q.id, r]) for r in RANKERS}))
     ranks = pd.DataFrame(rows)
-    print(f'== {len(ranks)} RELiC test windows ({profile}, 4/4) of {ranks.book.nunique()} novels as claims; '
-          f'{ranks[list(RANKERS)].isna().any(axis=1).sum()} gold passages across two sections (not ranked)')
-    out = [{'ranker': r, 'median rank': ranks[r].median(), **{f'top {k}': 100 * (ranks[r] <= k).mean()
-                                                           for k in (1, 5, 10, 100)},
-            'MRR': 100 * (1 / ranks[r]).fillna(0).mean()} for r in RANKERS]
+    print(f'== {len(ranks)} RELiC test windows ({profile}, 4/4) of {ranks.book.nunique()} novels typed as claims, '
+          f'dense encoder {idx.encoder.name}')
+    out = []
+    for r in RANKERS:
+        s, l = ranks[f'{r} search'], ranks[f'{r} same length']
+        out.append({'ranker': r, **{f'search hit@{k}': 100 * s.between(1, k).mean() for k in (1, 5, 10, 100)},
+                    'search MRR': 100 * np.where(s > 0, 1 / s.clip(lower=1), 0).mean(),
+                    **{f'same length R@{k}': 100 * (l <= k).mean() for k in (1, 10, 100)}, 'median rank': l.median()})
     print(pd.DataFrame(out).round(1).to_string(index=False))
     return ranks
 
@@ -120,7 +125,7 @@ def main(argv=None):
               f'p = {d.p:.3f}')
     print('per kind, hit@5:', ranks.assign(**{r: hit5[r] for r in rankers}).groupby('kind')[list(rankers)].mean()
           .round(2).to_dict('index'))
-    if a.windows: window_figures(a.profile)
+    if a.windows: window_figures(a.profile, a.model)
     return ranks
 
 
