@@ -45,9 +45,11 @@ def first_hit(res:pd.DataFrame, gold:set[int])->int:
 
 def earlier_default(idx, claim:str):
     "The search's results as its default ranked them before the claim set: `rrf`, the dense query masked, no gap."
-    masked, idx.encoder.masked_claims = idx.encoder.masked_claims, True
+    from relic_nb import search as S
+    typed = S.claim_query
+    S.claim_query = lambda c, masked=True: typed(c, True)
     try: return idx.search(claim, K, ranker='rrf', gap=0)
-    finally: idx.encoder.masked_claims = masked
+    finally: S.claim_query = typed
 
 
 def window_figures(profile:str, model:str='auto'):

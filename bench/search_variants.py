@@ -10,8 +10,7 @@ range; passages of 1-5 sentences, distinct, top 10). Each variant changes one th
   ranker weighted;
 - BM25's query: character names discounted (words the novel capitalises mid-sentence 90% of the time or more, seen 3
   times or more, weigh `alpha`), or a length prior (a passage's BM25 score times dl / (dl + c), dl its words);
-- the dense query: the claim as typed, or with the `<mask>` appended (the search's choice depends on the encoder:
-  as typed for a zero-shot sentence encoder, masked for dense-RELiC);
+- the dense query: the claim with the `<mask>` appended, in place of the claim as typed;
 - the results: the diversity step (no result within `gap` sentences of a better one; the default has 3), or the top
   20 re-scored with each passage encoded whole.
 
@@ -38,8 +37,7 @@ class Variant:
     dense_weight:float = 1.0
     alpha:float = 1.0       # weight of a character name in BM25's query
     length_c:float = 0.0    # length prior's constant (0: none)
-    bare_query:bool|None = None   # the dense query: the claim as typed (True), with `<mask>` (False), as the search
-    #                               does it (None: `claim_query(claim, encoder.masked_claims)`)
+    bare_query:bool = True  # the dense query: the claim as typed (the search's), or with `<mask>` appended
     gap:int = 3             # the search's GAP
     rerank:int = 0
 
@@ -52,7 +50,6 @@ VARIANTS = [Variant('bm25', 'bm25'), Variant('dense', 'dense'),
             Variant('hybrid, names x0.3', alpha=0.3), Variant('hybrid, names x0', alpha=0.0),
             Variant('hybrid, length prior c=5', length_c=5), Variant('hybrid, length prior c=15', length_c=15),
             Variant('hybrid, dense query with <mask>', bare_query=False),
-            Variant('hybrid, dense query as typed', bare_query=True),
             Variant('hybrid, gap 0', gap=0), Variant('hybrid, gap 1', gap=1),
             Variant('hybrid, top 20 re-scored whole', rerank=20)]
 
@@ -87,8 +84,9 @@ def ranked(idx, claim:str, v:Variant, names:set[str], qvec:np.ndarray)->pd.DataF
     context = claim_query(claim)[1]
     B, D, N, S0 = [], [], [], []
     for n in range(1, 6):
-        B.append(bm25_scores(idx, n, context, v, names)); D.append(idx.passage_vectors(n) @ qvec)
-        N.append(np.full(len(B[-1]), n)); S0.append(np.arange(len(B[-1])))
+        ok = idx.within_sections(n)                                   # as the search: none across two sections
+        B.append(bm25_scores(idx, n, context, v, names)[ok]); D.append((qvec[None] @ idx.passage_vectors(n).T)[0][ok])
+        N.append(np.full(ok.sum(), n)); S0.append(np.flatnonzero(ok))
     B, D, N, S0 = map(np.concatenate, (B, D, N, S0))
     if v.fuse == 'bm25': S = B
     elif v.fuse == 'dense': S = D
@@ -109,7 +107,7 @@ def ranked(idx, claim:str, v:Variant, names:set[str], qvec:np.ndarray)->pd.DataF
 
 
 def main(argv=None):
-    from relic_nb.search import EvidenceIndex, claim_query
+    from relic_nb.search import EvidenceIndex, claim_query, one_thread
     ap = argparse.ArgumentParser()
     ap.add_argument('--claims', default=str(ROOT/'data'/'annotations'/'search_claims.tsv'))
     ap.add_argument('--profile', default='pd')
@@ -124,10 +122,10 @@ def main(argv=None):
         for c in g.itertuples():
             gold = gold_sets(c.gold)
             qv = {bare: idx.encoder.queries([claim_query(c.claim, not bare)[0]])[0] for bare in (False, True)}
-            qv[None] = qv[not idx.encoder.masked_claims]
             ref = first_hit(idx.search(c.claim, K), gold)
             for v in VARIANTS:
-                t = time.perf_counter(); res = ranked(idx, c.claim, v, names, qv[v.bare_query])
+                t = time.perf_counter()
+                with one_thread(): res = ranked(idx, c.claim, v, names, qv[v.bare_query])   # BLAS as the search runs it
                 ms = 1000 * (time.perf_counter() - t)
                 rows.append(dict(id=c.id, half=c.half, variant=v.name, rank=first_hit(res, gold), ms=ms,
                                  length=res.n[:5].mean()))

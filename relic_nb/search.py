@@ -18,7 +18,8 @@ from .corpus import (Corpus, Gutenberg, CorpusError, UnknownWork, MissingText, d
 from .relic.segment import SEGMENT_VERSION, body_spans, segment_cached, _untitled_front
 from .relic.task import query_text
 from .bm25 import tokenize
-from .relic.retrieval import (BM25Retriever, DenseRetriever, HybridRetriever, RRF_K, compose, fuse_ranks,
+from .relic.retrieval import (BM25Retriever, DenseRetriever, HybridRetriever, OnnxEncoder, RRF_K, compose,
+                                      fuse_ranks, weights_fingerprint,
                                       # the fusion of Table 3's hybrid rows; importable from here too
                                       ranks_of, reciprocal_rank_fusion, unit)
 from .relic.task import CandidateSet, quotes_table
@@ -90,7 +91,8 @@ def read_source(source:str|int|Path, # a works-table slug, a Project Gutenberg i
 _PART = re.compile(r'(?i)^(?:book|part|volume)\b')
 # headings the corpus stage leaves as paragraphs: a numbered title, a letter, front and back matter
 _SECTION = re.compile(r"^(?:(?:[IVXLC]{1,7}|\d{1,3})\.\s+[A-Z][^a-z]{2,70}|Letter\s+\d{1,3}|(?:ETYMOLOGY|EXTRACTS|"
-                      r"PRELUDE|FINALE|INTRODUCTORY|DEDICATION|APPENDIX|CONCLUSION|NOTE TO THE [A-Z ]+EDITION)\b[^a-z]{0,70})$")
+                      r"PRELUDE|FINALE|INTRODUCTORY|DEDICATION|APPENDIX|CONCLUSION|NOTE TO THE [A-Z ]+EDITION)\b"
+                      r"[^a-z]{0,70})$")
 
 def _norm_title(t:str)->str: return ' '.join(re.sub(r'(?i)\bchapter\b|[^\w\s]', ' ', t).upper().split())
 
@@ -220,7 +222,6 @@ class SentenceEncoder:
         # one loaded model per process
         self.retriever._models = _MODELS.setdefault((str(model), device, n_threads, backend), {})
         self.name, self.spec = self.retriever.name, self.retriever.spec
-        self.masked_claims = False          # a claim without a mask is encoded as typed (`claim_query`)
         self.normalize = self.retriever.spec['similarity'] == 'cosine'
         names = '-'.join(re.sub(r'[^A-Za-z0-9_.]+', '_', str(self.spec[k]))[-60:] for k in ('query', 'candidates'))
         self.key = (names + f'-{self.spec["similarity"]}-{self.retriever.precision}'
@@ -237,19 +238,46 @@ class SentenceEncoder:
 # %% ../nbs/14_evidence_search.ipynb #71f6a048
 class DenseRelicEncoder:
 
-    """A trained dense-RELiC model (folder) through `dense_relic.DenseRelicRetriever`: context vectors for claims,
-    quote-side vectors for passages."""
-    def __init__(self, folder:Path, cache:Path|None=None, device:str='cpu', batch_size:int=32):
-        from relic_nb.relic.dense_relic import DenseRelicRetriever   # dense_relic imports torch: loaded only here
-        self.retriever = DenseRelicRetriever(Path(folder), cache=cache, device=device, batch_size=batch_size)
-        self.name, self.normalize = 'dense-RELiC', bool(self.retriever.cfg.normalize)
-        self.masked_claims = True           # trained on masked windows: a claim is a left context and its mask
-        self.key = f'dense-relic-{self.retriever.fp}'
+    """A trained dense-RELiC model (folder): context vectors for claims, quote-side vectors for passages, through
+    `dense_relic.DenseRelicRetriever`; on the CPU with a cache, claims go through the context encoder exported to ONNX
+    (float32: the same vectors, without importing torch)."""
+    def __init__(self, folder:Path, cache:Path|None=None, device:str='cpu', batch_size:int=32, n_threads:int|None=2):
+        self.folder, self.cache, self.device = Path(folder), cache, device
+        self.batch_size, self.n_threads = batch_size, n_threads
+        cfg = json.loads((self.folder/'dense_config.json').read_text())
+        self.name, self.normalize, self.max_tokens = 'dense-RELiC', bool(cfg['normalize']), cfg['max_context_tokens']
+        self.fp = weights_fingerprint(self.folder)
+        self.key, self._retriever, self._graph = f'dense-relic-{self.fp}', None, None
+    @property
+    def retriever(self):
+        "The stage's `DenseRelicRetriever` (torch), loaded on first use."
+        if self._retriever is None:
+            # dense_relic imports torch: loaded only here
+            from relic_nb.relic.dense_relic import DenseRelicRetriever
+            self._retriever = DenseRelicRetriever(self.folder, cache=self.cache, device=self.device,
+                                                  batch_size=self.batch_size)
+        return self._retriever
+    def _context_graph(self):
+        "The ONNX context encoder (exported once into the cache), or None where claims go through torch."
+        if self.cache is None or self.device != 'cpu': return None
+        if self._graph is None:
+            out = Path(self.cache)/'onnx'/f'dense-relic-context-{self.fp}'
+            if not (out/'context.onnx').exists():
+                from relic_nb.relic.dense_relic import export_context_onnx
+                export_context_onnx(self.folder, out)
+            tc = json.loads((out/'model'/'tokenizer_config.json').read_text())
+            mask = tc.get('mask_token', '[MASK]')
+            self._graph = (OnnxEncoder(str(out/'model'), out/'context.onnx', self.n_threads),
+                           mask['content'] if isinstance(mask, dict) else mask)
+        return self._graph
     def queries(self, texts:list[str])->np.ndarray:
-        with one_thread(len(texts) <= 4): return self.retriever.contexts(list(texts))
+        with one_thread(len(texts) <= 4):
+            if (g := self._context_graph()) is None: return self.retriever.contexts(list(texts))
+            enc, mask = g
+            return enc.encode([t.replace(MASK, mask) for t in texts], self.batch_size)
     def passages(self, texts:list[str])->np.ndarray:
         return self.retriever.quotes(list(texts), self.retriever.model, self.retriever.tok)
-    def __repr__(self): return f'DenseRelicEncoder({str(self.retriever.folder)!r})'
+    def __repr__(self): return f'DenseRelicEncoder({str(self.folder)!r})'
 
 def trained_model(profile:str|Profile, context:str='4/4')->Path|None:
     "The profile's trained dense-RELiC checkpoint for `context`, or None when `08_dense_relic` has not trained one."
@@ -274,7 +302,7 @@ def dense_ranker(profile:str|Profile='pd', model:str|Path='auto',
     if model == 'dense-RELiC' and folder is None:
         raise FileNotFoundError(f'No trained dense-RELiC model for profile {prof.name!r}: run 08_dense_relic first, '
                                 f'or use model="all-MiniLM-L6-v2".')
-    if folder is not None: return DenseRelicEncoder(folder, emb, device)
+    if folder is not None: return DenseRelicEncoder(folder, emb, device, n_threads=prof.n_threads)
     return SentenceEncoder('all-MiniLM-L6-v2' if model == 'auto' else str(model), emb, device,
                            prof.retrieval.batch_size, prof.n_threads, prof.precision,
                            prof.retrieval.backend)
@@ -361,8 +389,8 @@ def bm25_scores(self:EvidenceIndex, cs:CandidateSet, contexts:list[str])->np.nda
 @patch
 def scores(self:EvidenceIndex, claims:list[str], n:int, rankers=RANKERS)->dict[str, np.ndarray]:
     "Scores (claims x passages of `n` sentences, by start) under each ranker."
-    masked = getattr(self.encoder, 'masked_claims', True)
-    cs, q = self.candidates(n), pd.DataFrame([claim_query(c, masked) for c in claims], columns=['query', 'context'])
+    # a claim without a mask is encoded as typed; a window keeps its mask, as the retrieval stage encodes it
+    cs, q = self.candidates(n), pd.DataFrame([claim_query(c, False) for c in claims], columns=['query', 'context'])
     out = {}
     fused = {'rrf', 'hybrid'} & set(rankers)
     if fused or 'bm25' in rankers:
@@ -651,7 +679,8 @@ def panel_controls(profile:str|Profile='pd', novel:str='', claim:str='')->dict:
              claim=W.Textarea(value=claim, description='claim', layout=W.Layout(width='46em', height='4.5em'),
                               placeholder='Elizabeth displays frustration towards her mother. (<mask> may mark '
                                           'where the evidence belongs)'),
-             ranker=W.ToggleButtons(options=[('hybrid', 'hybrid'), ('BM25', 'bm25'), ('dense', 'dense'), ('RRF', 'rrf')],
+             ranker=W.ToggleButtons(options=[('hybrid', 'hybrid'), ('BM25', 'bm25'), ('dense', 'dense'),
+                                             ('RRF', 'rrf')],
                                     description='ranker'),
              sentences=W.IntRangeSlider(value=(1, 5), min=1, max=5, description='sentences'),
              k=W.BoundedIntText(value=10, min=1, max=100, description='results', layout=W.Layout(width='12em')),

@@ -13,7 +13,8 @@ import pandas as pd
 from ..config import (SEED, DenseTraining, Profile, atomic_path, check_precision, get_profile, paths,
                              pick_device, set_seed,
                              write_csv, write_json)
-from .retrieval import (DenseRetriever, Retrievers, model_path, run_summary, score_runs, unit)
+from .retrieval import (DenseRetriever, Retrievers, export_onnx, model_path, run_summary, score_runs,
+                                      unit, weights_fingerprint)
 from .task import (KS, CandidateSet, Run, card_path, evaluate_retriever, load_relic, parse_context,
                                  quotes_table, read_ranks, recall_summary, relic_file, run_slug, table3_runs,
                                  write_ranks)
@@ -26,10 +27,10 @@ __all__ = ['EVIDENCE_PROMPTS', 'DenseConfig', 'dense_config', 'pool', 'overlap_m
            'pairs_table', 'curve_subset', 'subset_split', 'BookBatchSampler', 'encode_texts', 'QuoteVectors',
            'val_pool', 'pool_recall', 'TrainingInterrupted', 'data_key', 'share_label', 'run_dir', 'save_model',
            'training_pairs', 'negative_banks', 'training_loader', 'optimizer', 'accelerator', 'Training', 'new_state',
-           'train_dense', 'DenseRelicRetriever', 'latest_model', 'plot_training', 'head_to_head', 'disagreements',
-           'per_quote_ranks', 'compare_with_bm25', 'find_evidence', 'evidence_prompts', 'evidence_table', 'run_params',
-           'dense_relic_builder', 'check_parts', 'curve_rank_path', 'read_curve', 'curve_points', 'dense_runs',
-           'dense_analyses', 'run_dense', 'main']
+           'train_dense', 'export_context_onnx', 'DenseRelicRetriever', 'latest_model', 'plot_training', 'head_to_head',
+           'disagreements', 'per_quote_ranks', 'compare_with_bm25', 'find_evidence', 'evidence_prompts',
+           'evidence_table', 'run_params', 'dense_relic_builder', 'check_parts', 'curve_rank_path', 'read_curve',
+           'curve_points', 'dense_runs', 'dense_analyses', 'run_dense', 'main']
 
 # %% ../../nbs/08_dense_relic.ipynb #5f1a9019
 @dataclass(frozen=True)
@@ -565,10 +566,25 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
     return dict(out=out, history=state['history'], resumed=resumed, state=state)
 
 # %% ../../nbs/08_dense_relic.ipynb #0dbab3a7
-def _fingerprint(folder:Path)->str:
-    h = hashlib.sha256()
-    for f in sorted(Path(folder).rglob('*.safetensors')): h.update(f.read_bytes())
-    return h.hexdigest()[:16]
+_fingerprint = weights_fingerprint   # a trained model's identity in cache keys (07_retrieval)
+
+def export_context_onnx(folder:Path, # a trained model (`best/` of a run)
+                        out:Path,    # the folder to write: a sentence-transformers copy and its ONNX graph
+                       )->Path:
+    """The context encoder of a trained model as a sentence-transformers folder and a float32 ONNX graph
+    (`out/context.onnx`, `export_onnx`), for encoding claims without torch; returns the graph."""
+    from sentence_transformers import SentenceTransformer, models
+    folder, out = Path(folder), Path(out)
+    cfg = DenseConfig(**json.loads((folder/'dense_config.json').read_text()))
+    with atomic_path(out) as tmp:
+        Path(tmp).mkdir(parents=True)
+        t = models.Transformer(str(folder/'context'), max_seq_length=cfg.max_context_tokens,
+                               tokenizer_name_or_path=str(folder/'tokenizer'))
+        parts = [t, models.Pooling(t.get_word_embedding_dimension(), cfg.pooling)] + (
+            [models.Normalize()] if cfg.normalize else [])
+        SentenceTransformer(modules=parts, device='cpu').save(str(Path(tmp)/'model'))
+        export_onnx(str(Path(tmp)/'model'), Path(tmp)/'context.onnx', quantize=False)
+    return out/'context.onnx'
 
 # %% ../../nbs/08_dense_relic.ipynb #bdcab6a1
 class DenseRelicRetriever:

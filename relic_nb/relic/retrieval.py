@@ -20,10 +20,10 @@ from .task import (KS, TOP, CandidateSet, Run, RunSpec, evaluate_retriever, load
 # %% auto #0
 __all__ = ['RETRIEVERS', 'UNSUPPORTED', 'ONNX_BACKENDS', 'BACKENDS', 'PASSAGES', 'RRF_K', 'PAPER_TABLE3', 'PAPER_AVG_CANDIDATES',
            'PAPER_TABLE_A9', 'TABLE3_COLUMNS', 'RandomRetriever', 'random_expectation', 'BM25Retriever', 'quote_sample',
-           'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path', 'export_onnx', 'fast_preprocess', 'OnnxEncoder',
-           'unit', 'prefix_sums', 'run_means', 'compose', 'DenseRetriever', 'ranks_of', 'fuse_ranks',
-           'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever', 'Retrievers', 'random_retriever',
-           'bm25_retriever', 'zero_shot_builder', 'fused_params', 'plot_recall_at_k', 'run_summary',
+           'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path', 'weights_fingerprint', 'export_onnx',
+           'fast_preprocess', 'OnnxEncoder', 'unit', 'prefix_sums', 'run_means', 'compose', 'DenseRetriever',
+           'ranks_of', 'fuse_ranks', 'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever', 'Retrievers',
+           'random_retriever', 'bm25_retriever', 'zero_shot_builder', 'fused_params', 'plot_recall_at_k', 'run_summary',
            'zero_shot_retriever', 'timed', 'evaluate_run', 'score_runs', 'run_retrieval', 'beside_paper']
 
 # %% ../../nbs/07_retrieval.ipynb #01a5f361
@@ -144,6 +144,12 @@ def model_path(model_id:str)->str:
         except ImportError: pass
     return str(model_id)
 
+def weights_fingerprint(folder:Path)->str:
+    "A short sha256 of the `.safetensors` weights under `folder`: which trained model a cache entry belongs to."
+    h = hashlib.sha256()
+    for f in sorted(Path(folder).rglob('*.safetensors')): h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
 def _slug(model_id:str)->str:
     p = Path(model_id)
     s = re.sub(r'[^A-Za-z0-9_.-]+', '_', p.name if p.exists() else model_id)
@@ -202,8 +208,9 @@ def fast_preprocess(folder:str|Path):
     st, tc = json.loads(files[1].read_text()), json.loads(files[2].read_text())
     if st.get('do_lower_case'): return None
     tok = Tokenizer.from_file(str(files[0]))
-    # sentence-transformers truncates at max_seq_length (within the tokenizer's own limit) and pads to the longest
-    tok.enable_truncation(min(st['max_seq_length'], int(tc.get('model_max_length') or 10**6)))
+    # sentence-transformers truncates at max_seq_length (within the tokenizer's own limit; its 6.x folders keep only
+    # the latter) and pads to the longest
+    tok.enable_truncation(min(st.get('max_seq_length', 10**6), int(tc.get('model_max_length') or 10**6)))
     pad = tc.get('pad_token', '[PAD]'); pad = pad['content'] if isinstance(pad, dict) else pad
     tok.enable_padding(pad_id=tok.token_to_id(pad), pad_token=pad)
     def preprocess(texts:list[str])->dict:
