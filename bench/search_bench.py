@@ -47,13 +47,15 @@ def build_figures(a, root):
     prof = get_profile(a.profile)
     from relic_nb.config import corpus_mirror
     old, mirror = os.environ.get('RELIC_NB_HOME'), corpus_mirror(root)      # the scratch home has no mirror beside it
+    model = a.model                             # 'auto' as this home resolves it (the scratch home has no trained model)
+    if model == 'auto': model = str(S.trained_model(prof) or 'all-MiniLM-L6-v2')
     with tempfile.TemporaryDirectory(prefix='search_bench_') as scratch:
         os.environ['RELIC_NB_HOME'] = str(cold_home(root, Path(scratch), not a.cold_graph))
         if mirror and 'RELIC_NB_CORPUS' not in os.environ: os.environ['RELIC_NB_CORPUS'] = str(mirror)
         try:
-            c0 = time.process_time(); idx = S.EvidenceIndex.build(a.novel, prof, a.model)
+            c0 = time.process_time(); idx = S.EvidenceIndex.build(a.novel, prof, model)
             c_build = time.process_time() - c0
-            t0 = time.time(); idx2 = S.EvidenceIndex.build(a.novel, prof, a.model); t_cache = time.time() - t0
+            t0 = time.time(); idx2 = S.EvidenceIndex.build(a.novel, prof, model); t_cache = time.time() - t0
             assert idx2.cached and idx2.sentences == idx.sentences
             words = len(S.read_source(a.novel, prof)[1].split())
         finally:

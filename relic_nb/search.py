@@ -280,15 +280,26 @@ class DenseRelicEncoder:
     def __repr__(self): return f'DenseRelicEncoder({str(self.folder)!r})'
 
 def trained_model(profile:str|Profile, context:str='4/4')->Path|None:
-    "The profile's trained dense-RELiC checkpoint for `context`, or None when `08_dense_relic` has not trained one."
-    # no checkpoint of this context at all: answered without importing torch (a new process stays fast)
-    if not any((paths(profile).processed/'dense_relic').glob(f"{context.replace('/', '-')}-*/best/dense_config.json")):
-        return None
+    """The profile's trained dense-RELiC checkpoint for `context`, or None when `08_dense_relic` has not trained one.
+    Answered without importing torch (a new process stays fast) while a note in the evidence cache still holds: the
+    same settings, the same train and val files, the checkpoint still there."""
+    from relic_nb.relic.task import relic_file
+    prof, P = get_profile(profile), paths(profile)
+    if not any((P.processed/'dense_relic').glob(f"{context.replace('/', '-')}-*/best/dense_config.json")): return None
+    files = [relic_file(prof, s) for s in ('train', 'val')]
+    stamp = dict(settings=hashlib.sha256(json.dumps(asdict(prof), sort_keys=True, default=str).encode()).hexdigest(),
+                 files=[[str(f), f.stat().st_size, f.stat().st_mtime_ns] if f.exists() else None for f in files])
+    note = P.cache/'evidence'/'sources'/f'trained-{prof.name}-{context.replace("/", "-")}.json'
+    if note.exists() and (d := json.loads(note.read_text()))['stamp'] == stamp and Path(d['folder']).exists():
+        return Path(d['folder'])
     try:
-        # dense_relic imports torch: loaded only when a trained model is used
+        # dense_relic imports torch: only when the note does not answer
         from relic_nb.relic.dense_relic import latest_model
-        return latest_model(profile, context)
+        folder = latest_model(prof, context)
     except (FileNotFoundError, ImportError): return None
+    note.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_path(note) as tmp: tmp.write_text(json.dumps(dict(folder=str(folder), stamp=stamp)))
+    return folder
 
 # %% ../nbs/14_evidence_search.ipynb #c14dense
 # 'auto': trained dense-RELiC if any, else all-MiniLM-L6-v2; or 'dense-RELiC', a name, id or folder
