@@ -22,7 +22,7 @@ from .relic.retrieval import (BM25Retriever, DenseRetriever, HybridRetriever, On
                                       fuse_ranks, weights_fingerprint,
                                       # the fusion of Table 3's hybrid rows; importable from here too
                                       ranks_of, reciprocal_rank_fusion, unit)
-from .relic.task import CandidateSet, quotes_table
+from .relic.task import CandidateSet, quotes_table, relic_file
 
 # %% auto #0
 __all__ = ['MASK', 'SEARCH_VERSION', 'RANKERS', 'GAP', 'RESULT_COLUMNS', 'Work', 'header_fields', 'read_source',
@@ -96,6 +96,7 @@ _SECTION = re.compile(r"^(?:(?:[IVXLC]{1,7}|\d{1,3})\.\s+[A-Z][^a-z]{2,70}|Lette
 
 def _norm_title(t:str)->str: return ' '.join(re.sub(r'(?i)\bchapter\b|[^\w\s]', ' ', t).upper().split())
 
+# %% ../nbs/14_evidence_search.ipynb #517a10d5
 def paragraph_sections(data:bytes, name:str='text')->tuple[list[int], list[str], list[bool]]:
     """Per paragraph of `read_text` (all chapters, in order): its section's number, the sections' labels ("VOLUME II,
     CHAPTER II"; "front matter" before the first heading), and whether the paragraph is itself a heading."""
@@ -131,6 +132,7 @@ def paragraph_sections(data:bytes, name:str='text')->tuple[list[int], list[str],
         section.append(len(labels) - 1); heading.append(bool(kind[i]) and i not in runs)
     return section, labels, heading
 
+# %% ../nbs/14_evidence_search.ipynb #8e232186
 def novel_sentences(data:bytes, profile:str|Profile='pd', name:str='text',
                     report=None, # `report(step, done, total)` before and after segmenting (`build_progress`)
                    )->dict:
@@ -257,19 +259,6 @@ class DenseRelicEncoder:
             self._retriever = DenseRelicRetriever(self.folder, cache=self.cache, device=self.device,
                                                   batch_size=self.batch_size)
         return self._retriever
-    def _context_graph(self):
-        "The ONNX context encoder (exported once into the cache), or None where claims go through torch."
-        if self.cache is None or self.device != 'cpu': return None
-        if self._graph is None:
-            out = Path(self.cache)/'onnx'/f'dense-relic-context-{self.fp}'
-            if not (out/'context.onnx').exists():
-                from relic_nb.relic.dense_relic import export_context_onnx
-                export_context_onnx(self.folder, out)
-            tc = json.loads((out/'model'/'tokenizer_config.json').read_text())
-            mask = tc.get('mask_token', '[MASK]')
-            self._graph = (OnnxEncoder(str(out/'model'), out/'context.onnx', self.n_threads),
-                           mask['content'] if isinstance(mask, dict) else mask)
-        return self._graph
     def queries(self, texts:list[str])->np.ndarray:
         with one_thread(len(texts) <= 4):
             if (g := self._context_graph()) is None: return self.retriever.contexts(list(texts))
@@ -279,11 +268,28 @@ class DenseRelicEncoder:
         return self.retriever.quotes(list(texts), self.retriever.model, self.retriever.tok)
     def __repr__(self): return f'DenseRelicEncoder({str(self.folder)!r})'
 
+# %% ../nbs/14_evidence_search.ipynb #c9ctxgr0
+@patch
+def _context_graph(self:DenseRelicEncoder):
+    "The ONNX context encoder (exported once into the cache), or None where claims go through torch."
+    if self.cache is None or self.device != 'cpu': return None
+    if self._graph is None:
+        out = Path(self.cache)/'onnx'/f'dense-relic-context-{self.fp}'
+        if not (out/'context.onnx').exists():
+            # dense_relic imports torch: loaded only to export the graph
+            from relic_nb.relic.dense_relic import export_context_onnx
+            export_context_onnx(self.folder, out)
+        tc = json.loads((out/'model'/'tokenizer_config.json').read_text())
+        mask = tc.get('mask_token', '[MASK]')
+        self._graph = (OnnxEncoder(str(out/'model'), out/'context.onnx', self.n_threads),
+                       mask['content'] if isinstance(mask, dict) else mask)
+    return self._graph
+
+# %% ../nbs/14_evidence_search.ipynb #a07296c4
 def trained_model(profile:str|Profile, context:str='4/4')->Path|None:
     """The profile's trained dense-RELiC checkpoint for `context`, or None when `08_dense_relic` has not trained one.
     Answered without importing torch (a new process stays fast) while a note in the evidence cache still holds: the
     same settings, the same train and val files, the checkpoint still there."""
-    from relic_nb.relic.task import relic_file
     prof, P = get_profile(profile), paths(profile)
     if not any((P.processed/'dense_relic').glob(f"{context.replace('/', '-')}-*/best/dense_config.json")): return None
     files = [relic_file(prof, s) for s in ('train', 'val')]
@@ -374,6 +380,7 @@ def passage_vectors(self:EvidenceIndex, n:int)->np.ndarray:
     if n not in self._composed: self._composed[n] = compose(self.vectors, n, normalize=self.encoder.normalize)
     return self._composed[n]
 
+# %% ../nbs/14_evidence_search.ipynb #9e53db77
 @patch
 def within_sections(self:EvidenceIndex, n:int)->np.ndarray:
     "Which n-sentence passages (by start) lie inside one section and hold no heading: the ones a search offers."
@@ -488,6 +495,7 @@ def _pointer(source, prof:Profile, encoder)->tuple[Path, dict]:
     name = hashlib.sha256(key.encode()).hexdigest()[:24]
     return paths(prof).cache/'evidence'/'sources'/f'{name}.json', stamp
 
+# %% ../nbs/14_evidence_search.ipynb #2191af4d
 def build_progress(progress, title:str):
     """A `(step, done, total)` callback for `build`: None (silent), 'lines' (a line on stderr per step and per tenth of
     it, for the CLI), 'bar' (a tqdm bar per step, for a notebook), or a callable of your own (the page's)."""
@@ -511,6 +519,7 @@ def build_progress(progress, title:str):
     if progress is None or progress is False: return lambda step, done, total: None
     raise ValueError(f"progress is None, 'lines', 'bar' or a callable (step, done, total), not {progress!r}")
 
+# %% ../nbs/14_evidence_search.ipynb #d0395d80
 def encode_sentences(encoder, sentences:list[str], report=None, chunk:int=512)->np.ndarray:
     "The encoder's passage vectors of `sentences`, `chunk` at a time, telling `report(step, done, total)` as it goes."
     report = report or (lambda *a: None)
@@ -521,6 +530,7 @@ def encode_sentences(encoder, sentences:list[str], report=None, chunk:int=512)->
     report('encoding sentences', len(sentences), len(sentences))
     return np.concatenate(out) if out else np.zeros((0, 0), dtype=np.float32)
 
+# %% ../nbs/14_evidence_search.ipynb #792a7cf3
 @patch(cls_method=True)
 def build(cls:EvidenceIndex, source:str|int|Path, # a works-table slug, a Gutenberg id, or a .txt path
           profile:str|Profile='pd', # the corpus (works table, mirror), segmenter, encoders and device to use
@@ -554,6 +564,7 @@ def build(cls:EvidenceIndex, source:str|int|Path, # a works-table slug, a Gutenb
         with atomic_path(pointer) as tmp: tmp.write_text(json.dumps(dict(index=folder.name, stamp=stamp)))
     return idx
 
+# %% ../nbs/14_evidence_search.ipynb #45b9ffcf
 def _older_vectors(folder:Path, sentences:list[str])->np.ndarray|None:
     "Sentence vectors of an older index format of the same text, segmenter and encoder, when its sentences are these."
     for old in sorted(folder.parent.glob(folder.name.rsplit('-v', 1)[0] + '-v*')):

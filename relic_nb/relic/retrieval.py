@@ -144,6 +144,7 @@ def model_path(model_id:str)->str:
         except ImportError: pass
     return str(model_id)
 
+# %% ../../nbs/07_retrieval.ipynb #9e590a92
 def weights_fingerprint(folder:Path)->str:
     "A short sha256 of the `.safetensors` weights under `folder`: which trained model a cache entry belongs to."
     h = hashlib.sha256()
@@ -247,10 +248,13 @@ class OnnxEncoder:
             f = self.preprocess([texts[j] for j in idx])
             E[idx] = self.session.run(None, {k: f[k] for k in self.inputs})[0]
         return E
-    def token_counts(self, texts:list[str], batch_size:int=256)->np.ndarray:
-        "Tokens the graph reads of each text (special tokens included, truncated as in `encode`)."
-        return np.concatenate([self.preprocess(list(texts[i:i + batch_size]))['attention_mask'].sum(1)
-                               for i in range(0, len(texts), batch_size)] or [np.zeros(0)]).astype(np.float64)
+
+# %% ../../nbs/07_retrieval.ipynb #c7tokcnt
+@patch
+def token_counts(self:OnnxEncoder, texts:list[str], batch_size:int=256)->np.ndarray:
+    "Tokens the graph reads of each text (special tokens included, truncated as in `encode`)."
+    return np.concatenate([self.preprocess(list(texts[i:i + batch_size]))['attention_mask'].sum(1)
+                           for i in range(0, len(texts), batch_size)] or [np.zeros(0)]).astype(np.float64)
 
 # %% ../../nbs/07_retrieval.ipynb #318fd8e3
 PASSAGES = ('whole', 'composed')   # how DenseRetriever makes candidate vectors
