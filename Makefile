@@ -9,6 +9,10 @@ PROFILE ?= pd
 FROM ?=
 PARAMS ?=
 REF ?= HEAD
+# nbdev_proc_nbs without nbdev's quarto installer: where quarto is missing, nbdev_proc_nbs runs `sudo` and then
+# `pip install -e .[dev]` with the first pip on PATH (the system's); the processing itself needs no quarto
+PROC_NBS = $(BIN)/python -c "import nbdev.quarto as q; q._ensure_quarto = lambda: None; \
+  q.nbdev_proc_nbs.__wrapped__(n_workers=1, force=True)"
 # make test runs the fast tests; CI (CI=true) and SLOW=1 also run the cells marked #| slow
 TEST_FLAGS ?= $(if $(or $(CI),$(SLOW)),slow,)
 
@@ -62,13 +66,13 @@ test: env
 	  git diff --stat -- relic_nb; exit 1; fi
 	rm -rf results/tiny figures/tiny data/processed/tiny runs/tiny   # the tiny pipeline is built once per test run, by the notebooks in order
 	$(BIN)/nbdev_test --n_workers 1 $(if $(TEST_FLAGS),--flags "$(TEST_FLAGS)")   # in order: each stage finds what the stages before it wrote
-	$(BIN)/nbdev_proc_nbs --n_workers 1 --force >/dev/null   # nbdev's docs processing (what nbdev_docs runs before quarto) must pass
+	$(PROC_NBS) >/dev/null   # nbdev's docs processing (what nbdev_docs runs before quarto) must pass
 	@echo "nbdev_test$(if $(TEST_FLAGS), (with $(TEST_FLAGS))): $$(ls nbs/*.ipynb | wc -l) passed, 0 failed"
 
 docs: env   # nbdev's site (quarto); without quarto, nbdev's processed pages rendered to HTML in _docs/
 	@if command -v quarto >/dev/null; then $(BIN)/nbdev_docs; else \
 	  echo "quarto not found: nbdev_proc_nbs, then nbconvert renders its pages into _docs/ (install quarto for nbdev's site)"; \
-	  $(BIN)/nbdev_proc_nbs --n_workers 1 && \
+	  $(PROC_NBS) && \
 	  $(BIN)/python -c "import json, glob; keep = {'id', 'cell_type', 'metadata', 'source', 'outputs', 'execution_count', 'attachments'}; \
 	    [json.dump(dict(nb, cells=[{**{k: v for k, v in c.items() if k in keep}, 'id': c.get('id') or f'cell{i}'} for i, c in enumerate(nb['cells'])]), open(f, 'w')) \
 	     for f in glob.glob('_proc/*.ipynb') for nb in [json.load(open(f))]]" && \
