@@ -67,7 +67,7 @@ test: env
 	rm -rf results/tiny figures/tiny data/processed/tiny runs/tiny   # the tiny pipeline is built once per test run, by the notebooks in order
 	$(BIN)/nbdev_test --n_workers 1 $(if $(TEST_FLAGS),--flags "$(TEST_FLAGS)")   # in order: each stage finds what the stages before it wrote
 	$(PROC_NBS) >/dev/null   # nbdev's docs processing (what nbdev_docs runs before quarto) must pass
-	@echo "nbdev_test$(if $(TEST_FLAGS), (with $(TEST_FLAGS))): $$(ls nbs/*.ipynb | wc -l) passed, 0 failed"
+	@echo "nbdev_test$(if $(TEST_FLAGS), (with $(TEST_FLAGS))): all $$(ls nbs/*.ipynb | wc -l) notebooks passed"
 
 docs: env   # nbdev's site (quarto); without quarto, nbdev's processed pages rendered to HTML in _docs/
 	@if command -v quarto >/dev/null; then $(BIN)/nbdev_docs; else \
