@@ -300,8 +300,12 @@ def _coerce(value, default, name:str):
         if isinstance(value, str) and value.lower() in ('true', 'false', '1', '0', 'yes', 'no'):
             return value.lower() in ('true', '1', 'yes')
     elif isinstance(default, int) and not isinstance(value, bool):
-        if isinstance(value, int) or (isinstance(value, float) and value.is_integer()): return int(value)
-        if isinstance(value, str) and value.strip().lstrip('-').isdigit(): return int(value)
+        n = (int(value) if isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+             else int(value) if isinstance(value, str) and value.strip().lstrip('-').isdigit() else None)
+        if n is not None and default >= 0 and (n < 0 or (n == 0 and name.endswith('size'))):
+            raise ValueError(f"setting {name!r} is a count or size ({default!r} in this profile): "
+                             f"{'a size must be 1 or more' if n == 0 else 'it cannot be negative'}, not {value!r}")
+        if n is not None: return n
     elif isinstance(default, float) and not isinstance(value, bool):
         if isinstance(value, (int, float)): return float(value)
         try: return float(value)
