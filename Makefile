@@ -13,6 +13,9 @@ REF ?= HEAD
 # `pip install -e .[dev]` with the first pip on PATH (the system's); the processing itself needs no quarto
 PROC_NBS = $(BIN)/python -c "import nbdev.quarto as q; q._ensure_quarto = lambda: None; \
   q.nbdev_proc_nbs.__wrapped__(n_workers=1, force=True)"
+# the tests' and docs' home folder: IPython's profile, Jupyter's runtime files, matplotlib's and ONNX Runtime's caches
+# and chromium's crash reports go there, not into the user's home
+TEST_HOME = $(abspath $(VENV))/home
 # make test runs the fast tests; CI (CI=true) and SLOW=1 also run the cells marked #| slow
 TEST_FLAGS ?= $(if $(or $(CI),$(SLOW)),slow,)
 
@@ -65,14 +68,15 @@ test: env
 	  echo "relic_nb/ differs from what the notebooks export: run nbdev_export and commit relic_nb/"; \
 	  git diff --stat -- relic_nb; exit 1; fi
 	rm -rf results/tiny figures/tiny data/processed/tiny runs/tiny   # the tiny pipeline is built once per test run, by the notebooks in order
-	$(BIN)/nbdev_test --n_workers 1 $(if $(TEST_FLAGS),--flags "$(TEST_FLAGS)")   # in order: each stage finds what the stages before it wrote
-	$(PROC_NBS) >/dev/null   # nbdev's docs processing (what nbdev_docs runs before quarto) must pass
+	@mkdir -p $(TEST_HOME)
+	HOME=$(TEST_HOME) $(BIN)/nbdev_test --n_workers 1 $(if $(TEST_FLAGS),--flags "$(TEST_FLAGS)")   # in order: each stage finds what the stages before it wrote
+	HOME=$(TEST_HOME) $(PROC_NBS) >/dev/null   # nbdev's docs processing (what nbdev_docs runs before quarto) must pass
 	@echo "nbdev_test$(if $(TEST_FLAGS), (with $(TEST_FLAGS))): all $$(ls nbs/*.ipynb | wc -l) notebooks passed"
 
 docs: env   # nbdev's site (quarto); without quarto, nbdev's processed pages rendered to HTML in _docs/
 	@if command -v quarto >/dev/null; then $(BIN)/nbdev_docs; else \
 	  echo "quarto not found: nbdev_proc_nbs, then nbconvert renders its pages into _docs/ (install quarto for nbdev's site)"; \
-	  $(PROC_NBS) && \
+	  mkdir -p $(TEST_HOME) && HOME=$(TEST_HOME) $(PROC_NBS) && \
 	  $(BIN)/python -c "import json, glob; keep = {'id', 'cell_type', 'metadata', 'source', 'outputs', 'execution_count', 'attachments'}; \
 	    [json.dump(dict(nb, cells=[{**{k: v for k, v in c.items() if k in keep}, 'id': c.get('id') or f'cell{i}'} for i, c in enumerate(nb['cells'])]), open(f, 'w')) \
 	     for f in glob.glob('_proc/*.ipynb') for nb in [json.load(open(f))]]" && \
