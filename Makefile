@@ -69,7 +69,8 @@ test: env
 	  git diff --stat -- relic_nb; exit 1; fi
 	rm -rf results/tiny figures/tiny data/processed/tiny runs/tiny   # the tiny pipeline is built once per test run, by the notebooks in order
 	@mkdir -p $(TEST_HOME)
-	HOME=$(TEST_HOME) $(BIN)/nbdev_test --n_workers 1 $(if $(TEST_FLAGS),--flags "$(TEST_FLAGS)")   # in order: each stage finds what the stages before it wrote
+	@# in order: each stage finds what the stages before it wrote
+	HOME=$(TEST_HOME) $(BIN)/nbdev_test --n_workers 1 $(if $(TEST_FLAGS),--flags "$(TEST_FLAGS)")
 	HOME=$(TEST_HOME) $(PROC_NBS) >/dev/null   # nbdev's docs processing (what nbdev_docs runs before quarto) must pass
 	@echo "nbdev_test$(if $(TEST_FLAGS), (with $(TEST_FLAGS))): all $$(ls nbs/*.ipynb | wc -l) notebooks passed"
 

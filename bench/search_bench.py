@@ -37,7 +37,8 @@ def cold_home(root:Path, home:Path, share_graph:bool=True)->Path:
     (home/'settings.ini').symlink_to(root/'settings.ini')
     graphs = paths('pd').cache/'embeddings'/'onnx'
     if share_graph and graphs.exists():
-        (home/'data'/'cache'/'embeddings').mkdir(parents=True); (home/'data'/'cache'/'embeddings'/'onnx').symlink_to(graphs)
+        emb = home/'data'/'cache'/'embeddings'
+        emb.mkdir(parents=True); (emb/'onnx').symlink_to(graphs)
     return home
 
 
@@ -47,7 +48,8 @@ def build_figures(a, root):
     prof = get_profile(a.profile)
     from relic_nb.config import corpus_mirror
     old, mirror = os.environ.get('RELIC_NB_HOME'), corpus_mirror(root)      # the scratch home has no mirror beside it
-    model = a.model                             # 'auto' as this home resolves it (the scratch home has no trained model)
+    # 'auto' as this home resolves it (the scratch home has no trained model)
+    model = a.model
     if model == 'auto': model = str(S.trained_model(prof) or 'all-MiniLM-L6-v2')
     with tempfile.TemporaryDirectory(prefix='search_bench_') as scratch:
         os.environ['RELIC_NB_HOME'] = str(cold_home(root, Path(scratch), not a.cold_graph))
@@ -84,7 +86,8 @@ def claim_latency(a):
         idx = S.EvidenceIndex.build(novel, a.profile, a.model); sizes[novel] = len(idx)
         idx.search(g.claim.iloc[0])                                    # warm-up: the encoder, the BM25 indexes
         for c in g.claim:
-            t0 = time.perf_counter(); idx.search(c, k=10, n_sentences=(1, 5)); ms.append(1000 * (time.perf_counter() - t0))
+            t0 = time.perf_counter(); idx.search(c, k=10, n_sentences=(1, 5))
+            ms.append(1000 * (time.perf_counter() - t0))
     ms = np.array(ms); big = max(sizes, key=sizes.get)
     print(f'== 2. query latency: {len(ms)} claims of the claim set over {len(sizes)} novels (largest {big}, '
           f'{sizes[big]:,} sentences), default ranker, every passage of 1-5 sentences, k=10, warm')
@@ -100,7 +103,8 @@ def cli_figures(a):
     subprocess.run(cmd, capture_output=True, cwd=ROOT, check=True)      # indexed (and the graph exported) first
     walls = []
     for _ in range(3):
-        t0 = time.time(); r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT); walls.append(time.time() - t0)
+        t0 = time.time(); r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+        walls.append(time.time() - t0)
         assert r.returncode == 0 and '[1]' in r.stdout, r.stderr[-2000:]
     print(f'== 3. a new process on an indexed novel ({a.novel}): {", ".join(f"{w:.2f}" for w in walls)} s wall to '
           'its printed result  [target <= 3 s]')
@@ -115,9 +119,12 @@ def bm25_figures(a, idx, claims):
     cs = idx.candidates(n)
     docs = [tokenize(t) for t in cs.texts]
     queries = [tokenize(S.claim_query(c)[1]) for c in claims]
-    t0 = time.time(); fast = idx.bm25.index(cs); t_fast_ix = time.time() - t0         # the search's engine, as the search builds it
-    t0 = time.time(); bs = bm25s.BM25(k1=idx.bm25.k1, b=idx.bm25.b); bs.index(docs, show_progress=False); t_bs_ix = time.time() - t0
-    t0 = time.time(); rb = BM25Okapi(docs, k1=idx.bm25.k1, b=idx.bm25.b, epsilon=idx.bm25.epsilon); t_rb_ix = time.time() - t0
+    # the search's engine, as the search builds it
+    t0 = time.time(); fast = idx.bm25.index(cs); t_fast_ix = time.time() - t0
+    t0 = time.time(); bs = bm25s.BM25(k1=idx.bm25.k1, b=idx.bm25.b); bs.index(docs, show_progress=False)
+    t_bs_ix = time.time() - t0
+    t0 = time.time(); rb = BM25Okapi(docs, k1=idx.bm25.k1, b=idx.bm25.b, epsilon=idx.bm25.epsilon)
+    t_rb_ix = time.time() - t0
 
     def per_query(fn, qs):
         ts = []
@@ -126,26 +133,30 @@ def bm25_figures(a, idx, claims):
         return 1000 * np.mean(ts), 1000 * np.percentile(ts, 95)
     top = lambda s: np.argpartition(-s, 10)[:10]
     ctxs = [S.claim_query(c)[1] for c in claims]
-    idx.bm25_scores(cs, ctxs[:1])                                                 # the search's weight matrix of this length, once
+    idx.bm25_scores(cs, ctxs[:1])                            # the search's weight matrix of this length, once
     f0 = per_query(lambda q: top(fast.get_scores(q)), queries)
     f = per_query(lambda c: top(idx.bm25_scores(cs, [c])[0]), ctxs)                # tokenizing included
     b = per_query(lambda q: bs.retrieve([q], k=10, show_progress=False, n_threads=1), queries)
     rq = queries[:a.rank_bm25_queries]
     r = per_query(lambda q: top(rb.get_scores(q)), rq)
-    print(f'== 4. BM25 per query over the {len(cs):,} passages of {n} sentences (same tokens, k1={idx.bm25.k1:g} b={idx.bm25.b:g}; top 10)')
+    print(f'== 4. BM25 per query over the {len(cs):,} passages of {n} sentences (same tokens, k1={idx.bm25.k1:g} '
+          f'b={idx.bm25.b:g}; top 10)')
     print(f'   {"engine":28s} {"index s":>8s} {"mean ms/query":>14s} {"p95 ms":>8s}  queries')
-    for name, ix, (m, p), nq in [('search (weights kept)', t_fast_ix, f, len(queries)), ('FastBM25.get_scores (stage)', t_fast_ix, f0, len(queries)),
+    for name, ix, (m, p), nq in [('search (weights kept)', t_fast_ix, f, len(queries)),
+                                 ('FastBM25.get_scores (stage)', t_fast_ix, f0, len(queries)),
                                  (f'bm25s {bm25s.__version__}', t_bs_ix, b, len(queries)),
                                  ('rank_bm25 0.2.2 (BM25Okapi)', t_rb_ix, r, len(rq))]:
         print(f'   {name:28s} {ix:8.2f} {m:14.2f} {p:8.2f}  {nq}')
-    print(f'   per query, the search is {b[0] / f[0]:.1f}x as fast as bm25s, {r[0] / f[0]:.0f}x rank_bm25 (FastBM25.get_scores: {b[0] / f0[0]:.1f}x bm25s)')
+    print(f'   per query, the search is {b[0] / f[0]:.1f}x as fast as bm25s, {r[0] / f[0]:.0f}x rank_bm25 '
+          f'(FastBM25.get_scores: {b[0] / f0[0]:.1f}x bm25s)')
     same_rank = same_top = 0
     for q, c in zip(rq, ctxs):
         a_s, b_s = idx.bm25_scores(cs, [c])[0], np.asarray(rb.get_scores(q))
-        assert np.array_equal(a_s, fast.get_scores(q))                             # the search's arithmetic is the stage's, bit for bit
+        assert np.array_equal(a_s, fast.get_scores(q))         # the search's arithmetic is the stage's, bit for bit
         same_rank += bool((S.ranks_of(a_s) == S.ranks_of(b_s)).all())
         same_top += bool((np.argsort(S.ranks_of(a_s)[0])[:100] == np.argsort(S.ranks_of(b_s)[0])[:100]).all())
-    print(f'   rank equality with rank_bm25: every candidate\'s rank equal on {same_rank}/{len(rq)} queries, top 100 equal on {same_top}/{len(rq)}')
+    print(f'   rank equality with rank_bm25: every candidate\'s rank equal on {same_rank}/{len(rq)} queries, top 100 '
+          f'equal on {same_top}/{len(rq)}')
     return same_rank == len(rq)
 
 
@@ -155,28 +166,33 @@ def recall_figures(a):
     from relic_nb.relic.retrieval import BM25Retriever
     from relic_nb.relic.task import Run, card_path, evaluate_retriever, read_card, recall_summary
     from relic_nb.relic.task import relic_file, load_relic
-    print('== 5. composed vs whole passage vectors: recall on the RELiC test windows (dense = all-MiniLM-L6-v2 unless --model)')
+    print('== 5. composed vs whole passage vectors: recall on the RELiC test windows (dense: --model, all-MiniLM-L6-v2 '
+          'or the trained dense-RELiC model under auto)')
     for name in a.recall.split(','):
         prof = get_profile(name)
         if not relic_file(prof, 'test').exists():
-            print(f'   {name}: no test windows yet ({relic_file(prof, "test")}); build them (make reproduce PROFILE={name}) and run again'); continue
+            print(f'   {name}: no test windows yet ({relic_file(prof, "test")}); build them (make reproduce '
+                  f'PROFILE={name}) and run again'); continue
         data = load_relic(prof, 'test')
         enc = S.dense_ranker(prof, a.model)
         vecs = {}
         class Composed:
             def __call__(self, cs, quotes):
                 if cs.book not in vecs: vecs[cs.book] = enc.passages(cs.sentences)
-                return enc.queries(list(quotes['query'])) @ S.compose(vecs[cs.book], cs.n, normalize=enc.normalize)[cs.starts].T
+                C = S.compose(vecs[cs.book], cs.n, normalize=enc.normalize)[cs.starts]
+                return enc.queries(list(quotes['query'])) @ C.T
         rows = []
         for L, R in [(4, 4), (1, 1)]:
             tuned = read_card(prof, Run('BM25', L, R))['config'] if card_path(prof, Run('BM25', L, R)).exists() else {}
             k1, b = tuned.get('k1', 1.5), tuned.get('b', 0.75)          # 07's tuned BM25, else rank_bm25's defaults
             bm, comp = BM25Retriever(k1, b), Composed()
             runs = [('BM25', bm), (f'{enc.name} whole', enc.retriever), (f'{enc.name} composed', comp),
-                    ('hybrid (BM25 + composed)', S.HybridRetriever(bm, comp)), ('hybrid (BM25 + whole)', S.HybridRetriever(bm, enc.retriever))]
+                    ('hybrid (BM25 + composed)', S.HybridRetriever(bm, comp)),
+                    ('hybrid (BM25 + whole)', S.HybridRetriever(bm, enc.retriever))]
             for run, r in runs:
                 t0 = time.time(); s = recall_summary(evaluate_retriever(r, data, L, R, top=0))
-                rows.append(dict(profile=name, context=f'{L}/{R}', ranker=run, queries=s['queries'], **{k: s[k] for k in ('recall@1', 'recall@10', 'recall@100', 'mean_rank')},
+                rows.append(dict(profile=name, context=f'{L}/{R}', ranker=run, queries=s['queries'],
+                                 **{k: s[k] for k in ('recall@1', 'recall@10', 'recall@100', 'mean_rank')},
                                  seconds=round(time.time() - t0, 1)))
         print(pd.DataFrame(rows).to_string(index=False))
 
@@ -187,7 +203,8 @@ def main():
     ap.add_argument('--model', default='auto'); ap.add_argument('--bm25-n', type=int, default=3)
     ap.add_argument('--rank-bm25-queries', type=int, default=10)
     ap.add_argument('--cold-graph', action='store_true', help='export the ONNX graph in the first index too')
-    ap.add_argument('--recall', default='tiny,pd'); ap.add_argument('--skip', default='', help='parts to skip, e.g. 4,5')
+    ap.add_argument('--recall', default='tiny,pd')
+    ap.add_argument('--skip', default='', help='parts to skip, e.g. 4,5')
     a = ap.parse_args()
     sys.path.insert(0, str(ROOT))
     before = set(os.listdir(tempfile.gettempdir()))

@@ -79,8 +79,8 @@ def bm25_scores(idx, n:int, context:str, v:Variant, names:set[str])->np.ndarray:
 
 def ranked(idx, claim:str, v:Variant, names:set[str], qvec:np.ndarray)->pd.DataFrame:
     "Top-K distinct passages (start, n; 1-based start) under variant `v`."
-    from relic_nb.relic.retrieval import fuse_ranks, ranks_of
-    from relic_nb.search import claim_query, zscore_fusion
+    from relic_nb.relic.retrieval import RRF_K, fuse_ranks, ranks_of
+    from relic_nb.search import claim_query, distinct_picks, zscore_fusion
     context = claim_query(claim)[1]
     B, D, N, S0 = [], [], [], []
     for n in range(1, 6):
@@ -91,14 +91,9 @@ def ranked(idx, claim:str, v:Variant, names:set[str], qvec:np.ndarray)->pd.DataF
     if v.fuse == 'bm25': S = B
     elif v.fuse == 'dense': S = D
     elif v.fuse == 'rrf': S = fuse_ranks(ranks_of(B)[0], ranks_of(D)[0]) if v.dense_weight == 1 else (
-        1 / (60 + ranks_of(B)[0]) + v.dense_weight / (60 + ranks_of(D)[0]))
+        1 / (RRF_K + ranks_of(B)[0]) + v.dense_weight / (RRF_K + ranks_of(D)[0]))
     else: S = zscore_fusion(B) + v.dense_weight * zscore_fusion(D)
-    taken, top = np.zeros(len(idx), bool), []
-    for i in np.argsort(ranks_of(S)[0], kind='stable'):
-        s0, n = int(S0[i]), int(N[i])
-        if taken[max(s0 - v.gap, 0):s0 + n + v.gap].any(): continue
-        taken[s0:s0 + n] = True; top.append(i)
-        if len(top) == (v.rerank or K): break
+    top = distinct_picks(np.argsort(ranks_of(S)[0], kind='stable'), S0, N, len(idx), v.rerank or K, v.gap)
     if v.rerank:
         W = idx.encoder.passages([' '.join(idx.sentences[S0[i]:S0[i] + N[i]]) for i in top]) @ qvec
         zb = (B[top] - B.mean()) / B.std()

@@ -15,7 +15,7 @@ from .config import SEED, Profile, get_profile, paths, write_csv, write_json
 from .relic.windows import PAPER_A9, PAPER_TABLE1
 from .relic.task import (CandidateSet, evaluate_retriever, load_relic, quotes_table, read_relic, relic_key,
                                  to_submission, validate_submission, write_relic)
-from .relic.retrieval import _slug, DenseRetriever, RandomRetriever, run_retrieval
+from .relic.retrieval import _slug, DenseRetriever, RandomRetriever, run_retrieval, weights_fingerprint
 from .relic.human_proxy import run_proxy
 from .report import run_report
 
@@ -225,11 +225,10 @@ def tiny_encoder(folder:Path, seed:int=SEED)->str:
 def forget_runs(profile:str|Profile, models=())->None:
     """Remove the dense-RELiC runs of a profile, their cached passage vectors and those of `models`: a rehearsal then
     measures every step instead of reading it back."""
-    # dense_relic imports torch: loaded only when a trained model is used
-    from relic_nb.relic.dense_relic import _fingerprint
     P = paths(profile); emb, runs = P.cache/'embeddings', P.processed/'dense_relic'
     if runs.exists():
-        for best in runs.glob('*/best'): shutil.rmtree(emb/f'dense-relic-{_fingerprint(best)}', ignore_errors=True)
+        for best in runs.glob('*/best'):
+            shutil.rmtree(emb/f'dense-relic-{weights_fingerprint(best)}', ignore_errors=True)
         shutil.rmtree(runs)
     for m in models:
         for d in emb.glob(_slug(m) + '*'): shutil.rmtree(d, ignore_errors=True)

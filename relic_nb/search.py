@@ -25,11 +25,11 @@ from .relic.retrieval import (BM25Retriever, DenseRetriever, HybridRetriever, On
 from .relic.task import CandidateSet, quotes_table, relic_file
 
 # %% auto #0
-__all__ = ['MASK', 'SEARCH_VERSION', 'RANKERS', 'GAP', 'RESULT_COLUMNS', 'Work', 'header_fields', 'read_source',
+__all__ = ['MASK', 'SEARCH_VERSION', 'RANKERS', 'GAP', 'RESULT_COLUMNS', 'Work', 'header_fields', 'is_file_source', 'read_source',
            'paragraph_sections', 'novel_sentences', 'claim_query', 'zscore_fusion', 'one_thread', 'SentenceEncoder',
-           'DenseRelicEncoder', 'trained_model', 'dense_ranker', 'EvidenceIndex', 'index_key', 'build_progress',
-           'encode_sentences', 'window_ranks', 'results_table', 'main', 'results_html', 'csv_link', 'panel_controls',
-           'panel_search', 'panel_save', 'evidence_panel', 'serving', 'serve_page']
+           'DenseRelicEncoder', 'trained_model', 'dense_ranker', 'EvidenceIndex', 'distinct_picks', 'index_key',
+           'build_progress', 'encode_sentences', 'window_ranks', 'results_table', 'main', 'results_html', 'csv_link',
+           'panel_controls', 'panel_search', 'panel_save', 'evidence_panel', 'serving', 'serve_page']
 
 # %% ../nbs/14_evidence_search.ipynb #4202010c
 @dataclass
@@ -60,14 +60,18 @@ def header_fields(data:bytes)->dict:
     return out
 
 # %% ../nbs/14_evidence_search.ipynb #22cdef36
+def is_file_source(source)->bool:
+    "Whether `source` names a file (a Path, or a string ending in `.txt` or holding a path separator), not a work."
+    return isinstance(source, Path) or (isinstance(source, str) and (source.endswith('.txt') or os.sep in source)
+                                        and not source.isdigit())
+
 def read_source(source:str|int|Path, # a works-table slug, a Project Gutenberg id, or a path to a .txt file
                 profile:str|Profile='pd', # whose works table and mirror to use
                 gutenberg_url:str|None=None, # URL template with {id} for unknown ids (default: config.gutenberg_url())
                )->tuple[Work, bytes]:
     "The `Work` and the raw bytes of a novel, found the way the corpus stage finds texts."
     prof, P = get_profile(profile), paths(profile)
-    if (isinstance(source, Path)
-        or (isinstance(source, str) and (source.endswith('.txt') or os.sep in source) and not source.isdigit())):
+    if is_file_source(source):
         p = Path(source).expanduser()
         if not p.is_file():
             raise MissingText(f'No file {p}: give a path to a plain-text (.txt) novel, a slug of data/works.tsv or a '
@@ -247,7 +251,7 @@ class DenseRelicEncoder:
         self.folder, self.cache, self.device = Path(folder), cache, device
         self.batch_size, self.n_threads = batch_size, n_threads
         cfg = json.loads((self.folder/'dense_config.json').read_text())
-        self.name, self.normalize, self.max_tokens = 'dense-RELiC', bool(cfg['normalize']), cfg['max_context_tokens']
+        self.name, self.normalize = 'dense-RELiC', bool(cfg['normalize'])
         self.fp = weights_fingerprint(self.folder)
         self.key, self._retriever, self._graph = f'dense-relic-{self.fp}', None, None
     @property
@@ -286,6 +290,17 @@ def _context_graph(self:DenseRelicEncoder):
     return self._graph
 
 # %% ../nbs/14_evidence_search.ipynb #a07296c4
+def _noted(note:Path, stamp)->dict|None:
+    "What a cache note says, when it was written under this `stamp` (None otherwise, or when `stamp` is None)."
+    if stamp is None or not note.exists(): return None
+    d = json.loads(note.read_text())
+    return d if d['stamp'] == stamp else None
+
+def _note(note:Path, stamp, **facts):
+    "Write a cache note of `facts`, valid while `stamp` holds."
+    note.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_path(note) as tmp: tmp.write_text(json.dumps(dict(facts, stamp=stamp)))
+
 def trained_model(profile:str|Profile, context:str='4/4')->Path|None:
     """The profile's trained dense-RELiC checkpoint for `context`, or None when `08_dense_relic` has not trained one.
     Answered without importing torch (a new process stays fast) while a note in the evidence cache still holds: the
@@ -296,15 +311,13 @@ def trained_model(profile:str|Profile, context:str='4/4')->Path|None:
     stamp = dict(settings=hashlib.sha256(json.dumps(asdict(prof), sort_keys=True, default=str).encode()).hexdigest(),
                  files=[[str(f), f.stat().st_size, f.stat().st_mtime_ns] if f.exists() else None for f in files])
     note = P.cache/'evidence'/'sources'/f'trained-{prof.name}-{context.replace("/", "-")}.json'
-    if note.exists() and (d := json.loads(note.read_text()))['stamp'] == stamp and Path(d['folder']).exists():
-        return Path(d['folder'])
+    if (d := _noted(note, stamp)) and Path(d['folder']).exists(): return Path(d['folder'])
     try:
         # dense_relic imports torch: only when the note does not answer
         from relic_nb.relic.dense_relic import latest_model
         folder = latest_model(prof, context)
     except (FileNotFoundError, ImportError): return None
-    note.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_path(note) as tmp: tmp.write_text(json.dumps(dict(folder=str(folder), stamp=stamp)))
+    _note(note, stamp, folder=str(folder))
     return folder
 
 # %% ../nbs/14_evidence_search.ipynb #c14dense
@@ -431,6 +444,7 @@ def ranking(self:EvidenceIndex, claim:str, n_sentences=(1, 5))->tuple[np.ndarray
     """Every passage a search of `claim` ranks, over all the lengths asked for: (start (0-based), length, scores by
     ranker, 1-based ranks by ranker). Passages across two sections, or holding a heading, are left out."""
     lengths = [n for n in _lengths(n_sentences) if n <= len(self.sentences)]
+    if not lengths: return np.zeros(0, np.int64), np.zeros(0, np.int64), {}, {}
     with one_thread(): per = [self.scores([claim], n, ('bm25', 'dense')) for n in lengths]
     ok = [self.within_sections(n) for n in lengths]              # no passage straddles two sections
     n_of = np.concatenate([np.full(v.sum(), n) for n, v in zip(lengths, ok)])
@@ -443,6 +457,21 @@ def ranking(self:EvidenceIndex, claim:str, n_sentences=(1, 5))->tuple[np.ndarray
     R['rrf'], R['hybrid'] = ranks_of(S['rrf'])[0], ranks_of(S['hybrid'])[0]
     return start, n_of, S, R
 
+# %% ../nbs/14_evidence_search.ipynb #c9picks0
+def distinct_picks(order, # passage indices, best first
+                   start, n_of, # each passage's first sentence (0-based) and length
+                   n_sentences:int, # sentences in the novel
+                   k:int, gap:int=GAP, distinct:bool=True)->list[int]:
+    """The first `k` passages of `order`; with `distinct`, leaving out any that overlaps a passage already picked or
+    comes within `gap` sentences of one."""
+    taken, picks = np.zeros(n_sentences, bool), []
+    for i in order:
+        s0, n = int(start[i]), int(n_of[i])
+        if distinct and taken[max(s0 - gap, 0):s0 + n + gap].any(): continue
+        taken[s0:s0 + n] = True; picks.append(int(i))
+        if len(picks) == k: break
+    return picks
+
 # %% ../nbs/14_evidence_search.ipynb #ba2fedde
 @patch
 def search(self:EvidenceIndex, claim:str, k:int=10, n_sentences=(1, 5), # a passage length, or (shortest, longest)
@@ -452,26 +481,19 @@ def search(self:EvidenceIndex, claim:str, k:int=10, n_sentences=(1, 5), # a pass
            )->pd.DataFrame:
     "The `k` best passages for `claim`: text, chapter, neighbours, score and rank under each ranker, citation."
     if ranker not in RANKERS: raise ValueError(f'ranker is one of {RANKERS}, not {ranker!r}')
-    lengths = [n for n in _lengths(n_sentences) if n <= len(self.sentences)]
-    if not lengths: return pd.DataFrame(columns=RESULT_COLUMNS)
-    lengths = (lengths[0], lengths[-1])
-    start, n_of, S, R = self.ranking(claim, lengths)
-    # `start` counts from 1, as the citation and a reader do
-    taken, rows = np.zeros(len(self.sentences), bool), []
-    for i in np.argsort(R[ranker], kind='stable'):
+    start, n_of, S, R = self.ranking(claim, n_sentences)
+    if not len(start): return pd.DataFrame(columns=RESULT_COLUMNS)
+    rows = []
+    for i in distinct_picks(np.argsort(R[ranker], kind='stable'), start, n_of, len(self), k, gap, distinct):
         s0, n = int(start[i]), int(n_of[i])
-        if distinct and taken[max(s0 - gap, 0):s0 + n + gap].any(): continue
-        taken[s0:s0 + n] = True
-        c = int(self.chapter[s0])
-        rows.append(dict(rank=len(rows) + 1, passage=' '.join(self.sentences[s0:s0 + n]), chapter=self.titles[c]
-                         if c < len(self.titles) else '',
+        c = int(self.chapter[s0]); chapter = self.titles[c] if c < len(self.titles) else ''
+        # `start` counts from 1, as the citation and a reader do
+        rows.append(dict(rank=len(rows) + 1, passage=' '.join(self.sentences[s0:s0 + n]), chapter=chapter,
                          before=self.sentences[s0 - 1] if s0 else '', after=self.sentences[s0 + n]
                          if s0 + n < len(self.sentences) else '',
                          start=s0 + 1, n=n, **{f'{r}_score': round(float(S[r][i]), 6) for r in RANKERS},
                          **{f'{r}_rank': int(R[r][i]) for r in RANKERS},
-                         citation=self.work.citation(self.titles[c] if c < len(self.titles) else '',
-                                                     f'{s0 + 1}-{s0 + n}' if n > 1 else f'{s0 + 1}')))
-        if len(rows) == k: break
+                         citation=self.work.citation(chapter, f'{s0 + 1}-{s0 + n}' if n > 1 else f'{s0 + 1}')))
     return pd.DataFrame(rows, columns=RESULT_COLUMNS)
 
 RESULT_COLUMNS = ['rank', 'passage', 'chapter', 'before', 'after', 'start', 'n',
@@ -486,7 +508,7 @@ def _pointer(source, prof:Profile, encoder)->tuple[Path, dict]:
     """Where the cache notes which index a source (slug, id or file) opened last, and what must still hold for it: a
     file's size and modification time (a slug or id names a fixed Gutenberg text)."""
     spec = str(source)
-    if isinstance(source, Path) or spec.endswith('.txt') or os.sep in spec:
+    if is_file_source(source):
         p = Path(source).expanduser().resolve()
         st = p.stat() if p.is_file() else None
         spec, stamp = str(p), dict(size=st.st_size, mtime=st.st_mtime_ns) if st else None
@@ -544,9 +566,8 @@ def build(cls:EvidenceIndex, source:str|int|Path, # a works-table slug, a Gutenb
     t0, prof = time.time(), get_profile(profile)
     enc = dense_ranker(prof, model)
     pointer, stamp = _pointer(source, prof, enc)
-    if cache and stamp is not None and pointer.exists() and (note := json.loads(pointer.read_text()))['stamp'] == stamp:
-        folder = pointer.parent.parent/note['index']
-        if (folder/'index.json').exists(): return cls._open(folder, enc, passages, k1, b, t0)
+    if cache and (note := _noted(pointer, stamp)) and (pointer.parent.parent/note['index']/'index.json').exists():
+        return cls._open(pointer.parent.parent/note['index'], enc, passages, k1, b, t0)
     work, data = read_source(source, prof, gutenberg_url)
     folder, took = paths(prof).cache/'evidence'/index_key(data, enc, prof.segment.method), dict(read=time.time() - t0)
     if cache and (folder/'index.json').exists(): idx = cls._open(folder, enc, passages, k1, b, t0)
@@ -560,8 +581,7 @@ def build(cls:EvidenceIndex, source:str|int|Path, # a works-table slug, a Gutenb
         took['encode'] = time.time() - t
         if cache and idx.vectors is not None: idx.save(folder)
         idx.build_seconds, idx.timings = round(time.time() - t0, 3), {k: round(v, 3) for k, v in took.items()}
-    if cache and stamp is not None and (folder/'index.json').exists():
-        with atomic_path(pointer) as tmp: tmp.write_text(json.dumps(dict(index=folder.name, stamp=stamp)))
+    if cache and stamp is not None and (folder/'index.json').exists(): _note(pointer, stamp, index=folder.name)
     return idx
 
 # %% ../nbs/14_evidence_search.ipynb #45b9ffcf

@@ -566,8 +566,6 @@ def train_dense(profile:str|Profile, cfg:DenseConfig,
     return dict(out=out, history=state['history'], resumed=resumed, state=state)
 
 # %% ../../nbs/08_dense_relic.ipynb #0dbab3a7
-_fingerprint = weights_fingerprint   # a trained model's identity in cache keys (07_retrieval)
-
 def export_context_onnx(folder:Path, # a trained model (`best/` of a run)
                         out:Path,    # the folder to write: a sentence-transformers copy and its ONNX graph
                        )->Path:
@@ -604,7 +602,7 @@ class DenseRelicRetriever:
         self.model = DualEncoder(self.cfg, AutoModel.from_pretrained(folder/'context'), quote).to(device).eval()
         self.quotes = QuoteVectors(self.cfg, cache, device, batch_size)
         self.folder, self.cache, self.batch_size = folder, cache, batch_size
-        self.name, self.fp = name, _fingerprint(folder)
+        self.name, self.fp = name, weights_fingerprint(folder)
 
     def contexts(self, texts:list[str])->np.ndarray:
         "Context vectors; `<mask>` in a text becomes the tokenizer's mask token."
