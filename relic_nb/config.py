@@ -18,7 +18,7 @@ __all__ = ['SEED', 'SECTIONS', 'PROFILES', 'GUTENBERG_URL', 'PRECISIONS', 'DATA_
            'stage_settings', 'settings_table', 'Paths', 'paths', 'corpus_mirror', 'gutenberg_url', 'set_seed',
            'keyed_rng', 'pick_device', 'bf16_native', 'check_precision', 'inference_precision', 'autocast',
            'atomic_path', 'write_json', 'write_csv', 'parallel_map', 'words', 'Stage', 'stage', 'stages_for', 'owner',
-           'missing_outputs', 'setting_help', 'parameters_cell']
+           'missing_outputs', 'setting_help', 'parameters_cell', 'settings_text']
 
 # %% ../nbs/00_config.ipynb #ddef3354
 def project_root(start:Path|None=None, # where to start looking (default: the working directory)
@@ -715,3 +715,30 @@ def parameters_cell(name:str, # a stage (`REGISTRY`)
         rows.append((n, t, 'None', helps[(where, n)] + ('' if where else ' (top-level)')))
     w = max(len(f'{n}: {t} = {v}') for n, t, v, _ in rows)
     return '\n'.join(f'{f"{n}: {t} = {v}":{w}}  # {h}'.rstrip() for n, t, v, h in rows)
+
+# %% ../nbs/00_config.ipynb #a5d49d18
+import textwrap
+
+def _shown(value)->str:
+    "A setting's value as `-p NAME VALUE` takes it (a tuple as its words)."
+    return ' '.join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+def settings_text(prof:str|Profile, width:int=120)->str:
+    """Every setting of `prof` as text for a terminal: a block per section (top-level first) naming the stages that
+    read it, then per setting `name = value` and its description, `*` where the value is not `tiny`'s."""
+    prof, helps, base = get_profile(prof), setting_help(), PROFILES['tiny']
+    readers = {sec: [s.name for s in REGISTRY if s.section == sec] for sec in SECTIONS}
+    blocks = []
+    for sec in ['', *SECTIONS]:
+        obj, ref = (prof, base) if not sec else (getattr(prof, sec), getattr(base, sec))
+        names = [f.name for f in fields(obj) if f.name not in {*SECTIONS, 'name'}]
+        head = (f'top-level settings of profile {prof.name} (-p NAME VALUE)' if not sec else
+                f"{sec}: read by {', '.join(readers[sec]) or 'no stage'} (-p {sec}.NAME VALUE)")
+        w = max(map(len, names))
+        lines = [head]
+        for n in names:
+            mark = '*' if getattr(obj, n) != getattr(ref, n) else ' '
+            lines += textwrap.wrap(f'{mark} {n:<{w}} = {_shown(getattr(obj, n))}', width, subsequent_indent=' ' * (w + 5))
+            lines += textwrap.wrap(helps[(sec, n)], width, initial_indent=' ' * (w + 5), subsequent_indent=' ' * (w + 5))
+        blocks.append('\n'.join(lines))
+    return '\n\n'.join(blocks)

@@ -8,7 +8,7 @@ import argparse, sys, time
 from pathlib import Path
 import pandas as pd
 from .config import (STAGES, REGISTRY, Profile, get_profile, missing_outputs, paths, stage, stages_for,
-                             settings_table)
+                             settings_text)
 
 
 # %% auto #0
@@ -191,7 +191,7 @@ def main(argv:list[str]|None=None):
         prof = get_profile(a.profile, **overrides)
         if a.list: print(stage_table(prof).to_string(index=False)); return 0
         if a.settings:
-            print(settings_table(prof).to_string(index=False)); return 0
+            print(settings_text(prof)); return 0
         t = run_stages(prof.name, a.start, a.only, overrides=overrides)
     except (StageFailed, ValueError, TypeError) as e: print(f'\n{e}', file=sys.stderr); return 1
     # stage by stage, at the end of the run
