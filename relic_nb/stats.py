@@ -110,8 +110,8 @@ def sign_flip_pvalues(diffs, # per-item paired differences: items, or items x st
                       seed:int=SEED,
                       signs:np.ndarray|None=None, # the flips to reuse (`flip_signs`); None: drawn from `seed`
                      )->np.ndarray:
-    """Two-sided p-value of each column's mean paired difference by a seeded sign-flip permutation test: (1 +
-    #{|flipped mean| >= |mean|}) / (1 + n_perm)."""
+    """Two-sided p-value of each column's mean paired difference by a seeded sign-flip permutation test: (1 + the
+    number of flips whose mean is at least as far from 0 as the observed mean) / (1 + n_perm)."""
     d = np.asarray(diffs, dtype=float); d = d.reshape(len(d), -1)
     if signs is None: signs = flip_signs(len(d), n_perm, seed)
     # sums, not means: the same order, fewer roundings

@@ -308,7 +308,7 @@ KEPT_PAIRS = 'kept_pairs.csv'   # the (critic, novel) pairs the source filter ke
 def align_path(profile:str|Profile)->Path: return paths(profile).processed/'align'
 
 def read_alignment(f:Path)->dict:
-    "A critic's alignment as `run_alignment` wrote it (`align_path`), its labels `Label`s and its blocks `Block`s."
+    "A critic's alignment as `run_alignment` wrote it (`align_path`), its labels (`Label`) and its blocks (`Block`)."
     a = json.loads(Path(f).read_text())
     return dict(a, labels=[None if l is None else Label(*l) for l in a['labels']],
                 blocks=[Block(**b) for b in a['blocks']])
