@@ -4,12 +4,13 @@
 
 # %% ../nbs/13_datasets.ipynb #77aa9fda
 from __future__ import annotations
-import gzip, hashlib, io, json, shutil, tarfile, zlib
+import gzip, hashlib, io, json, re, shutil, tarfile, zlib
 from pathlib import Path
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 import pandas as pd
+import yaml
 from fastcore.basics import patch
-from .config import Profile, get_profile, paths, atomic_path, write_csv
+from .config import Profile, get_profile, paths, atomic_path, write_csv, project_root
 from .corpus import text_cache, Corpus, has_role, is_novel, read_text, PARSE_VERSION, Gutenberg
 from .relic.dataset_checks import read_verdicts, verified_ids, wilson
 from .relic.quote_types import table2_caption
@@ -23,13 +24,14 @@ __all__ = ['FORMAT', 'DATASETS', 'MANIFEST', 'VERSION_MARK', 'RELIC_SPLITS', 'QU
            'find_release', 'jsonl_bytes', 'csv_bytes', 'work_provenance', 'split_id', 'relic_quotes', 'with_readings',
            'relic_files', 'read_book', 'text_sha256', 'variant_of', 'gandalf_files', 'reading_tiers', 'relic_figures',
            'gandalf_figures', 'FigureChecks', 'relic_checks', 'gandalf_checks', 'check_figures', 'size_category',
-           'card_header', 'datasheet', 'cross_checks', 'relic_card_head', 'relic_title', 'relic_motivation',
-           'relic_composition', 'relic_noise', 'relic_quote_types', 'relic_collection', 'relic_preprocessing',
-           'relic_uses', 'relic_distribution', 'relic_maintenance', 'relic_datasheet', 'gandalf_card_head',
-           'gandalf_title', 'gandalf_motivation', 'gandalf_composition', 'gandalf_noise', 'gandalf_collection',
-           'gandalf_uses', 'gandalf_distribution', 'gandalf_maintenance', 'gandalf_datasheet', 'GenericDoc',
-           'GenericQuery', 'TrecQrel', 'IRSplit', 'Release', 'RelicPD', 'GandalfPD', 'open_release', 'load',
-           'hf_data_files', 'build_release', 'relic_build', 'gandalf_build', 'write_datasheets', 'run_datasets']
+           'card_header', 'datasheet', 'cross_checks', 'cff_entries', 'bibtex', 'citation_section', 'relic_card_head',
+           'relic_title', 'relic_motivation', 'relic_composition', 'relic_noise', 'relic_quote_types',
+           'relic_collection', 'relic_preprocessing', 'relic_uses', 'relic_distribution', 'relic_maintenance',
+           'relic_datasheet', 'gandalf_card_head', 'gandalf_title', 'gandalf_motivation', 'gandalf_composition',
+           'gandalf_noise', 'gandalf_collection', 'gandalf_uses', 'gandalf_distribution', 'gandalf_maintenance',
+           'gandalf_datasheet', 'GenericDoc', 'GenericQuery', 'TrecQrel', 'IRSplit', 'Release', 'RelicPD', 'GandalfPD',
+           'open_release', 'load', 'hf_data_files', 'build_release', 'relic_build', 'gandalf_build', 'write_datasheets',
+           'run_datasets']
 
 # %% ../nbs/13_datasets.ipynb #58afb765
 FORMAT = 1                  # layout of a release (files, columns); the first part of every version
@@ -465,7 +467,6 @@ def size_category(n:int)->str:
 
 def card_header(**meta)->str:
     "A Hugging Face dataset-card YAML header (`---` ... `---`)."
-    import yaml
     return '---\n' + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000) + '---\n'
 
 _CARD = dict(language=['en'], license='other', license_name='public-domain-sources', multilinguality=['monolingual'],
@@ -484,6 +485,48 @@ def cross_checks(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
     return (f"\n## Cross-checks\nThe {n} figures above that the pipeline's tables (`results/{profile}/`) also give "
             f"were compared with them: " + ('all match' if ok == n else f'{n - ok} DIFFER')
             + f" (`results/{profile}/datasheets/checks.csv`).\n")
+
+# %% ../nbs/13_datasets.ipynb #a8fe73e0
+_BIBTEX_TYPES = {'conference-paper': 'inproceedings', 'article': 'article', 'software': 'software'}
+
+def cff_entries(path:Path|None=None, # CITATION.cff (default: the project's)
+               )->dict[str, dict]:
+    """The works CITATION.cff cites, under their BibTeX keys: 'relic_nb' (the file's own entry, the compendium) and each
+    reference under the first word of its title, lower-cased ('relic', 'gandalf')."""
+    cff = yaml.safe_load(Path(path or project_root()/'CITATION.cff').read_text(encoding='utf-8'))
+    refs = {re.match(r'\w+', r['title'])[0].lower(): r for r in cff.get('references', [])}
+    return {'relic_nb': cff, **refs}
+
+def _bib_name(a:dict)->str:
+    "An author as BibTeX writes one: 'Family, Given', or a name in braces for a group."
+    return f"{a['family-names']}, {a['given-names']}" if 'family-names' in a else '{' + a['name'] + '}'
+
+def bibtex(entry:dict, key:str)->str:
+    "One CITATION.cff work as a BibTeX entry under `key` (`@misc` for a type BibTeX has no name for)."
+    fields = dict(title='{' + entry['title'] + '}', author=' and '.join(map(_bib_name, entry['authors'])),
+                  booktitle=entry.get('collection-title'), journal=entry.get('journal'), year=entry.get('year'),
+                  version=entry.get('version'), note=entry.get('notes'),
+                  eprint=next((i['value'].removeprefix('arXiv:') for i in entry.get('identifiers', [])
+                               if i['value'].startswith('arXiv:')), None))
+    if fields['eprint']: fields['archiveprefix'] = 'arXiv'
+    kind = _BIBTEX_TYPES.get(entry.get('type', 'software'), 'misc')
+    body = ',\n'.join(f'  {k} = {{{v}}}' for k, v in fields.items() if v is not None)
+    return f'@{kind}{{{key},\n{body}\n}}'
+
+def citation_section(paper:str)->Callable:
+    "A card section (as `datasheet` takes one): how to cite the dataset, the paper `paper` ('relic', 'gandalf') first."
+    def citation(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
+        works = cff_entries()
+        blocks = '\n\n'.join([bibtex(works[paper], paper), bibtex(works['relic_nb'], 'relic_nb')])
+        return f"""
+## Citation
+Cite the paper whose task this dataset follows, and the compendium that built it (from `CITATION.cff`):
+
+```bibtex
+{blocks}
+```
+"""
+    return citation
 
 # %% ../nbs/13_datasets.ipynb #bc6f92d4
 def relic_card_head(f:dict)->str:
@@ -689,7 +732,8 @@ rebuild that changes nothing keeps it, and any change to the data gives a new on
 
 RELIC_SECTIONS = (relic_title, relic_motivation, relic_composition, relic_noise, relic_quote_types,
                   relic_collection,
-                  relic_preprocessing, relic_uses, relic_distribution, relic_maintenance, cross_checks)
+                  relic_preprocessing, relic_uses, relic_distribution, relic_maintenance, citation_section('relic'),
+                  cross_checks)
 
 def relic_datasheet(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
     "RELiC-PD's dataset card: the YAML header and the datasheet's sections (`RELIC_SECTIONS`)."
@@ -816,7 +860,7 @@ Rebuilt by the compendium's last stage (`make datasets`); the version (`{version
 """
 
 GANDALF_SECTIONS = (gandalf_title, gandalf_motivation, gandalf_composition, gandalf_noise, gandalf_collection,
-                    gandalf_uses, gandalf_distribution, gandalf_maintenance, cross_checks)
+                    gandalf_uses, gandalf_distribution, gandalf_maintenance, citation_section('gandalf'), cross_checks)
 
 def gandalf_datasheet(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
     "GANDALF-PD's dataset card: the YAML header and the datasheet's sections (`GANDALF_SECTIONS`)."
