@@ -69,6 +69,7 @@ verify: env   # a run's tables against the committed ones (git show $(REF):resul
 
 rehearse: env   # the paper profile's RELiC stages on a synthetic release of its shape (nbs/15_rehearsal.ipynb); SCALE=1.0 is the paper's size
 	$(BIN)/python -m relic_nb.rehearsal --scale $(or $(SCALE),1.0)
+	$(BIN)/python -m relic_nb.rehearsal --base-steps   # a base-size encoder's real steps, once make mpnet has run
 
 paper-pd: env   # every stage notebook of the paper profile on the RELiC-PD files (make reproduce first), on CPU: a one-layer local encoder, GANDALF's LM rows on 20 questions (nbs/15_rehearsal.ipynb)
 	$(eval ENC := $(shell $(BIN)/python -m relic_nb.rehearsal --tiny-encoder data/processed/paper_pd/tiny-encoder))

@@ -199,6 +199,8 @@ class RehearsalSettings:
     tiny_encoder:bool = True          # model steps with a one-layer random BERT and the real tokenizer
     bench_passages:int = 1000         # candidate passages encoded with all-MiniLM-L6-v2 for the per-1,000 figure
     smoke_share:float = 0.01          # `subsample_release`: share of a release's books and quotes kept for a smoke run
+    base_model:str = 'all-mpnet-base-v2'   # base-size encoder whose real training step `--base-steps` times
+    base_batches:tuple = (8, 32)      # batch sizes of that step (the paper's batch is 32 pairs)
 
 SECTIONS = {'cleaning': CleaningSettings, 'segment': SegmentSettings, 'align': AlignSettings,
             'windows': WindowsSettings, 'dataset_checks': DatasetChecksSettings, 'quote_types': QuoteTypesSettings,

@@ -15,15 +15,16 @@ from .config import SEED, Profile, get_profile, paths, write_csv, write_json
 from .relic.windows import PAPER_A9, PAPER_TABLE1
 from .relic.task import (CandidateSet, evaluate_retriever, load_relic, quotes_table, read_relic, relic_key,
                                  to_submission, validate_submission, write_relic)
-from .relic.retrieval import _slug, DenseRetriever, RandomRetriever, run_retrieval, weights_fingerprint
+from .relic.retrieval import (_slug, DenseRetriever, RandomRetriever, model_path, part_files, run_retrieval,
+                                     weights_fingerprint)
 from .relic.human_proxy import run_proxy
 from .report import run_report
 
 # %% auto #0
 __all__ = ['PAPER_SHAPE', 'ROBERTA_BASE', 'quote_length_shares', 'release_plan', 'sentence_pools', 'book_text', 'make_release',
            'release_shape', 'subsample_release', 'reset_peak_rss', 'peak_rss_mb', 'StepTimer', 'tiny_encoder',
-           'forget_runs', 'rehearsal_profile', 'rehearse_task', 'rehearse_stages', 'rehearse', 'growth', 'main',
-           'activation_bytes', 'gpu_estimate']
+           'forget_runs', 'rehearsal_profile', 'rehearse_task', 'rehearse_stages', 'rehearse', 'growth',
+           'main_base_steps', 'main', 'activation_bytes', 'gpu_estimate', 'matmul_rate', 'base_steps']
 
 # %% ../nbs/15_rehearsal.ipynb #70b136d2
 # Tables A7 / A8: 79 primary sources, split by book
@@ -342,9 +343,20 @@ def growth(steps:pd.DataFrame, # `rehearsal_steps.csv`
     return out.reset_index()
 
 # %% ../nbs/15_rehearsal.ipynb #c93d3aaa
+def main_base_steps(prof:Profile)->int:
+    "`--base-steps`: `base_steps` of the profile's `rehearsal.base_model`, printed and kept; says so when it is missing."
+    S = prof.rehearsal
+    if S.base_model == 'all-mpnet-base-v2' and part_files() is None:
+        print('base-size steps skipped: all-mpnet-base-v2 is not installed (make mpnet installs it)'); return 0
+    t = base_steps(S.base_model, S.base_batches, n_threads=prof.n_threads, seed=prof.seed)
+    print(t.to_string(index=False))
+    print(f"kept in {write_csv(t, paths(prof).results/'base_steps.csv')}")
+    return 0
+
 def main(argv:list[str]|None=None)->int:
     """`python -m relic_nb.rehearsal [--scale 0.1] [--profile rehearse]`: the rehearsal; `--subsample SRC DST
-    [--share 0.01]`: a smaller copy of a release; `--tiny-encoder DIR`: the one-layer encoder."""
+    [--share 0.01]`: a smaller copy of a release; `--tiny-encoder DIR`: the one-layer encoder;
+    `--base-steps`: a base-size encoder's measured steps (`base_steps`)."""
     import argparse
     ap = argparse.ArgumentParser(prog='python -m relic_nb.rehearsal',
                                  description='Rehearse the paper profile on a synthetic release of its shape.')
@@ -354,12 +366,16 @@ def main(argv:list[str]|None=None)->int:
                     help='write a smaller copy of the release in SRC to DST and exit')
     ap.add_argument('--share', type=float,
                     help="--subsample: share of books and quotes kept (default: the profile's rehearsal.smoke_share)")
+    ap.add_argument('--base-steps', action='store_true',
+                    help="time real training steps of rehearsal.base_model at rehearsal.base_batches (base_steps), "
+                         "keep them in results/<profile>/base_steps.csv and exit")
     ap.add_argument('--tiny-encoder', metavar='DIR',
                     help='write the one-layer random encoder (real tokenizer) into DIR if it is not there, print its '
                          'path and exit')
     a = ap.parse_args(argv)
     if a.tiny_encoder: print(tiny_encoder(a.tiny_encoder)); return 0
     prof = get_profile(a.profile)
+    if a.base_steps: return main_base_steps(prof)
     if a.subsample:
         print(subsample_release(*a.subsample, a.share or prof.rehearsal.smoke_share, prof.seed).to_string(index=False))
         return 0
@@ -367,8 +383,6 @@ def main(argv:list[str]|None=None)->int:
     print(t.to_string(index=False))
     print(f'kept in {paths(prof).results/"rehearsal_steps.csv"}')
     return 0
-
-if __name__ == '__main__' and 'IPython' not in sys.modules: sys.exit(main())
 
 # %% ../nbs/15_rehearsal.ipynb #7d31fa19
 # roberta-base (Liu et al. 2019): 125M parameters, 12 layers of 768 with 12 heads
@@ -438,3 +452,68 @@ def gpu_estimate(tflops:float=312, # the GPU's peak dense bf16 throughput (A100:
     e.per_example = sum(activation_bytes(n, model['layers'], model['hidden'], model['heads'])
                         for n in (context_tokens, quote_tokens))
     return pd.DataFrame(_time_rows(e) + _memory_rows(e))
+
+# %% ../nbs/15_rehearsal.ipynb #5f946f75
+def matmul_rate(n:int=2048, reps:int=5, n_threads:int=2)->float:
+    "This CPU's float32 matrix-multiply rate in FLOPs per second: the best of `reps` n x n products."
+    import torch   # only here: the measurement needs torch, the rest of the module does not
+    torch.set_num_threads(n_threads)
+    a, b = torch.randn(n, n), torch.randn(n, n)
+    best = float('inf')
+    for _ in range(reps):
+        t0 = time.perf_counter(); a @ b; best = min(best, time.perf_counter() - t0)
+    return 2 * n ** 3 / best
+
+def _pair_loss(ctx, psg, enc_c, enc_q):
+    "In-batch negatives over mean-pooled vectors: cross entropy of each context's scores, its gold on the diagonal."
+    import torch
+    v = [m(**x).last_hidden_state.mean(1) for m, x in ((enc_c, ctx), (enc_q, psg))]
+    return torch.nn.functional.cross_entropy(v[0] @ v[1].T, torch.arange(len(v[0])))
+
+# %% ../nbs/15_rehearsal.ipynb #219c06b4
+def _median_seconds(fn, steps:int)->float:
+    "The median wall time of `steps` calls of `fn`, after one warm-up call; the peak memory is reset before them."
+    fn(); reset_peak_rss(); times = []
+    for _ in range(steps):
+        t0 = time.perf_counter(); fn(); times.append(time.perf_counter() - t0)
+    return float(np.median(times))
+
+def base_steps(model:str='all-mpnet-base-v2', batches=(8, 32), steps:int=2, context_tokens:int=256,
+               quote_tokens:int=128, n_threads:int=2, seed:int=SEED, utilization:float=0.4)->pd.DataFrame:
+    """dense-RELiC's training step with two encoders `model` and a forward pass over a batch of candidates, each timed
+    at every batch size of `batches` (median of `steps` after a warm-up), beside the estimate's FLOPs, time and memory
+    for it (`gpu_estimate`'s way of counting, at `utilization` of this CPU's `matmul_rate`); float32."""
+    import torch   # only here: measuring needs torch and the model
+    from transformers import AutoModel
+    torch.manual_seed(seed); torch.set_num_threads(n_threads)
+    before = (_status_kb('VmRSS') or 0) / 1024        # MB resident before the models: what the estimate leaves out
+    enc_c, enc_q = (AutoModel.from_pretrained(model_path(model)) for _ in range(2))
+    P, cfg = sum(p.numel() for p in enc_c.parameters()), enc_c.config
+    opt = torch.optim.AdamW([*enc_c.parameters(), *enc_q.parameters()], lr=1e-5)
+    rate, rows = matmul_rate(n_threads=n_threads), []
+    def ids(b, n): return dict(input_ids=torch.randint(5, cfg.vocab_size, (b, n)), attention_mask=torch.ones(b, n))
+    def train(b):
+        opt.zero_grad(); _pair_loss(ids(b, context_tokens), ids(b, quote_tokens), enc_c, enc_q).backward(); opt.step()
+    def encode(b):
+        with torch.no_grad(): enc_q(**ids(b, quote_tokens))
+    per_pair = sum(activation_bytes(n, cfg.num_hidden_layers, cfg.hidden_size, cfg.num_attention_heads)
+                   for n in (context_tokens, quote_tokens))
+    for b in batches:
+        for step, fn, flops, est in [
+                ('training step (both encoders)', train, 6 * P * b * (context_tokens + quote_tokens),
+                 2 * P * 16 + 2 * b * per_pair),   # states, and float32 activations: twice the 16-bit bytes
+                ('encoding candidates', encode, 2 * P * b * quote_tokens, None)]:
+            s = _median_seconds(lambda: fn(b), steps)
+            rows.append(dict(model=model, parameters=P, step=step, batch=b, seconds=round(s, 3),
+                             gflop=round(flops / 1e9, 3), tflops_per_s=round(flops / s / 1e12, 3),
+                             share_of_matmul=round(flops / s / rate, 2),
+                             utilization=utilization, estimated_seconds=round(flops / (utilization * rate), 2),
+                             measured_over_estimated=round(s * utilization * rate / flops, 2),
+                             peak_rss_mb=peak_rss_mb(), model_mb=round(peak_rss_mb() - before),
+                             estimated_mb=est and round(est / 2**20),
+                             matmul_tflops_per_s=round(rate / 1e12, 3)))
+    return pd.DataFrame(rows)
+
+# %% ../nbs/15_rehearsal.ipynb #8401d008
+# last: the command line needs every function above
+if __name__ == '__main__' and 'IPython' not in sys.modules: sys.exit(main())
