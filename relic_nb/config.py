@@ -737,10 +737,10 @@ def settings_text(prof:str|Profile, width:int=120)->str:
         head = (f'top-level settings of profile {prof.name} (-p NAME VALUE)' if not sec else
                 f"{sec}: read by {', '.join(readers[sec]) or 'no stage'} (-p {sec}.NAME VALUE)")
         w = max(map(len, names))
-        lines = [head]
+        lines, pad = [head], ' ' * (w + 5)
         for n in names:
             mark = '*' if getattr(obj, n) != getattr(ref, n) else ' '
-            lines += textwrap.wrap(f'{mark} {n:<{w}} = {_shown(getattr(obj, n))}', width, subsequent_indent=' ' * (w + 5))
-            lines += textwrap.wrap(helps[(sec, n)], width, initial_indent=' ' * (w + 5), subsequent_indent=' ' * (w + 5))
+            lines += textwrap.wrap(f'{mark} {n:<{w}} = {_shown(getattr(obj, n))}', width, subsequent_indent=pad)
+            lines += textwrap.wrap(helps[(sec, n)], width, initial_indent=pad, subsequent_indent=pad)
         blocks.append('\n'.join(lines))
     return '\n\n'.join(blocks)

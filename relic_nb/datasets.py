@@ -513,6 +513,7 @@ def bibtex(entry:dict, key:str)->str:
     body = ',\n'.join(f'  {k} = {{{v}}}' for k, v in fields.items() if v is not None)
     return f'@{kind}{{{key},\n{body}\n}}'
 
+# %% ../nbs/13_datasets.ipynb #087169b6
 def citation_section(paper:str)->Callable:
     "A card section (as `datasheet` takes one): how to cite the dataset, the paper `paper` ('relic', 'gandalf') first."
     def citation(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:

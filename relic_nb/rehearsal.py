@@ -344,7 +344,7 @@ def growth(steps:pd.DataFrame, # `rehearsal_steps.csv`
 
 # %% ../nbs/15_rehearsal.ipynb #c93d3aaa
 def main_base_steps(prof:Profile)->int:
-    "`--base-steps`: `base_steps` of the profile's `rehearsal.base_model`, printed and kept; says so when it is missing."
+    "`--base-steps`: `base_steps` of the profile's `rehearsal.base_model`, printed and kept (or why it is skipped)."
     S = prof.rehearsal
     if S.base_model == 'all-mpnet-base-v2' and part_files() is None:
         print('base-size steps skipped: all-mpnet-base-v2 is not installed (make mpnet installs it)'); return 0
@@ -353,6 +353,7 @@ def main_base_steps(prof:Profile)->int:
     print(f"kept in {write_csv(t, paths(prof).results/'base_steps.csv')}")
     return 0
 
+# %% ../nbs/15_rehearsal.ipynb #f2482313
 def main(argv:list[str]|None=None)->int:
     """`python -m relic_nb.rehearsal [--scale 0.1] [--profile rehearse]`: the rehearsal; `--subsample SRC DST
     [--share 0.01]`: a smaller copy of a release; `--tiny-encoder DIR`: the one-layer encoder;
@@ -470,7 +471,6 @@ def _pair_loss(ctx, psg, enc_c, enc_q):
     v = [m(**x).last_hidden_state.mean(1) for m, x in ((enc_c, ctx), (enc_q, psg))]
     return torch.nn.functional.cross_entropy(v[0] @ v[1].T, torch.arange(len(v[0])))
 
-# %% ../nbs/15_rehearsal.ipynb #219c06b4
 def _median_seconds(fn, steps:int)->float:
     "The median wall time of `steps` calls of `fn`, after one warm-up call; the peak memory is reset before them."
     fn(); reset_peak_rss(); times = []
@@ -478,6 +478,7 @@ def _median_seconds(fn, steps:int)->float:
         t0 = time.perf_counter(); fn(); times.append(time.perf_counter() - t0)
     return float(np.median(times))
 
+# %% ../nbs/15_rehearsal.ipynb #219c06b4
 def base_steps(model:str='all-mpnet-base-v2', batches=(8, 32), steps:int=2, context_tokens:int=256,
                quote_tokens:int=128, n_threads:int=2, seed:int=SEED, utilization:float=0.4)->pd.DataFrame:
     """dense-RELiC's training step with two encoders `model` and a forward pass over a batch of candidates, each timed

@@ -246,7 +246,7 @@ def check_similarity(folder:Path)->list[tuple[float, float]]:
         e = st.encode([s, near, far], normalize_embeddings=True)
         sims.append((float(e[0] @ e[1]), float(e[0] @ e[2])))
         if not sims[-1][0] > sims[-1][1]:
-            raise ModelFileError(f'{folder} puts {far!r} nearer to {s!r} than {near!r}: the model is not the one pinned')
+            raise ModelFileError(f'{folder} puts {far!r} nearer to {s!r} than {near!r}: it is not the pinned model')
     return sims
 
 def local_mpnet(cache:Path|None=None, # the model cache (default: data/cache/models/)

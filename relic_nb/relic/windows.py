@@ -657,7 +657,7 @@ def names_rare(c:Candidate)->bool:
 QUOTED_WORDS = 12     # a stretch in quotation marks this long (words) in LEFT or RIGHT is a quoted sentence, not prose
 
 def quotes_in_context(c:Candidate)->bool:
-    "LEFT or RIGHT holds a stretch in quotation marks of `QUOTED_WORDS` or more words (another quotation beside the gold)."
+    "LEFT or RIGHT holds one quoted stretch of at least `QUOTED_WORDS` words (another quotation beside the gold)."
     return any(len(words(s[x:y])) >= QUOTED_WORDS for s in c.L + c.R for x, y in marked_spans(s))
 
 # %% ../../nbs/05_windows.ipynb #16289a61
