@@ -479,7 +479,7 @@ def _median_seconds(fn, steps:int)->float:
     return float(np.median(times))
 
 # %% ../nbs/15_rehearsal.ipynb #219c06b4
-def base_steps(model:str='all-mpnet-base-v2', batches=(8, 32), steps:int=2, context_tokens:int=256,
+def base_steps(model:str='all-mpnet-base-v2', batches=(8, 32), steps:int=1, context_tokens:int=256,
                quote_tokens:int=128, n_threads:int=2, seed:int=SEED, utilization:float=0.4)->pd.DataFrame:
     """dense-RELiC's training step with two encoders `model` and a forward pass over a batch of candidates, each timed
     at every batch size of `batches` (median of `steps` after a warm-up), beside the estimate's FLOPs, time and memory
