@@ -12,19 +12,14 @@
 `sphinx-build -c docs <out> _docs` then builds the site (`make docs`).
 """
 from __future__ import annotations
-import argparse, json, re, shutil, sys
+import argparse, itertools, json, re, shutil, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-DIRECTIVE = re.compile(r'^\s*#\|\s*([\w-]+)\s*:?\s*(.*?)\s*$')
+from relic_nb.runner import cell_directives   # nbdev's directives, as the runner reads them
 LINK = re.compile(r'\]\(([^)\s]+)')
 HIDDEN = {'hide', 'default_exp'}   # nbdev keeps these cells out of its pages
-
-
-def directives(source:str)->dict[str, str]:
-    "The nbdev directives of a cell's source, `#| name: value` lines: name -> value ('' when it has none)."
-    return {m[1]: m[2] for m in map(DIRECTIVE.match, source.splitlines()) if m}
 
 
 def page_cell(cell:dict)->dict|None:
@@ -33,8 +28,8 @@ def page_cell(cell:dict)->dict|None:
     code and keeps the output."""
     source = ''.join(cell['source'])
     if cell['cell_type'] != 'code': return dict(cell, source=source) if source.strip() else None
-    found = directives(source)
-    code = '\n'.join(l for l in source.splitlines() if not DIRECTIVE.match(l)).strip('\n')
+    found = cell_directives(source)
+    code = '\n'.join(itertools.dropwhile(lambda l: l.startswith('#|'), source.splitlines())).strip('\n')
     if HIDDEN & set(found) or not code.strip() or re.fullmatch(r'(show_doc\(.*\)\s*)+', code, re.S): return None
     tags = list(cell.get('metadata', {}).get('tags', []))
     if found.get('echo') == 'false': tags.append('remove-input')
@@ -114,7 +109,7 @@ def module_notebooks()->dict[str, str]:
     out = {}
     for nb in sorted((ROOT/'nbs').glob('*.ipynb')):
         for c in json.loads(nb.read_text(encoding='utf-8'))['cells']:
-            exp = directives(''.join(c['source'])).get('default_exp')
+            exp = cell_directives(''.join(c['source'])).get('default_exp')
             if exp: out[f'relic_nb.{exp}'] = nb.stem
     return out
 

@@ -12,8 +12,9 @@ from .config import (STAGES, REGISTRY, Profile, get_profile, missing_outputs, pa
 
 
 # %% auto #0
-__all__ = ['SKIP_IN_RUNS', 'StageFailed', 'select_stages', 'production_notebook', 'clean_executed', 'execute_stage',
-           'save_timings', 'run_stages', 'MissingInputs', 'ensure_inputs', 'parse_overrides', 'main', 'stage_table']
+__all__ = ['SKIP_IN_RUNS', 'StageFailed', 'select_stages', 'cell_directives', 'production_notebook', 'clean_executed',
+           'execute_stage', 'save_timings', 'run_stages', 'MissingInputs', 'ensure_inputs', 'parse_overrides', 'main',
+           'stage_table']
 
 # %% ../nbs/00b_runner.ipynb #18763c6e
 class StageFailed(RuntimeError):
@@ -32,8 +33,8 @@ def select_stages(stages:list[str]=STAGES, start:str|None=None, # first stage to
 # cell directives (`#| test`, `#| slow`) of cells that are tests: a pipeline run leaves them out
 SKIP_IN_RUNS = ('test', 'slow')
 
-def _directives(source:str)->dict[str, str]:
-    "The `#| name value` directives at the top of a cell's source."
+def cell_directives(source:str)->dict[str, str]:
+    "The `#| name value` directives at the top of a cell's source: name -> value ('' when it has none)."
     out = {}
     for line in source.splitlines():
         if not line.startswith('#|'): break
@@ -46,7 +47,7 @@ def production_notebook(nb):
     import copy
     nb = copy.deepcopy(nb)
     def keep(c):
-        d = _directives(''.join(c.source) if isinstance(c.source, list) else c.source)
+        d = cell_directives(''.join(c.source) if isinstance(c.source, list) else c.source)
         return not (set(d) & set(SKIP_IN_RUNS) or d.get('eval', '').lower() == 'false')
     nb.cells = [c for c in nb.cells if c.cell_type != 'code' or keep(c)]
     return nb

@@ -55,6 +55,7 @@ def typed_numbers(source:str, functions:list[str]|None=None)->list[tuple]:
 # %% ../nbs/00f_testing.ipynb #dde42165
 import json
 from pathlib import Path
+from .runner import cell_directives
 
 def test_census(nbs:Path, # the notebooks' folder
                 flags:str='', # the flags nbdev_test was given (`slow`)
@@ -66,11 +67,10 @@ def test_census(nbs:Path, # the notebooks' folder
         out['notebooks'] += 1
         for c in json.loads(nb.read_text(encoding='utf-8'))['cells']:
             if c['cell_type'] != 'code': continue
-            marks = {m[1] for m in re.finditer(r'^\s*#\|\s*([\w-]+(?::\s*\w+)?)', ''.join(c['source']), re.M)}
-            marks = {re.sub(r':\s*', ': ', m) for m in marks}
-            runs = 'eval: false' not in marks and not ({'slow'} & marks - given)
+            marks = cell_directives(''.join(c['source']))
+            runs = marks.get('eval', '').lower() != 'false' and not ({'slow'} & set(marks) - given)
             out['cells'] += runs
-            if 'test' in marks or 'slow' in marks: out['tests' if runs else 'skipped_tests'] += 1
+            if {'test', 'slow'} & set(marks): out['tests' if runs else 'skipped_tests'] += 1
     return out
 
 def census_line(nbs:Path, flags:str='')->str:
