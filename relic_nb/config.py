@@ -17,8 +17,8 @@ __all__ = ['SEED', 'SECTIONS', 'PROFILES', 'GUTENBERG_URL', 'PRECISIONS', 'DATA_
            'GandalfBaselinesSettings', 'ReportSettings', 'RehearsalSettings', 'Profile', 'setting_names', 'get_profile',
            'stage_settings', 'settings_table', 'Paths', 'paths', 'corpus_mirror', 'gutenberg_url', 'set_seed',
            'keyed_rng', 'pick_device', 'bf16_native', 'check_precision', 'inference_precision', 'autocast',
-           'atomic_path', 'write_json', 'write_csv', 'parallel_map', 'words', 'Stage', 'stage', 'stages_for', 'owner',
-           'missing_outputs', 'setting_help', 'parameters_cell', 'settings_text']
+           'atomic_path', 'write_json', 'write_csv', 'sha256_of', 'parse_manifest', 'parallel_map', 'words', 'Stage',
+           'stage', 'stages_for', 'owner', 'missing_outputs', 'setting_help', 'parameters_cell', 'settings_text']
 
 # %% ../nbs/00_config.ipynb #ddef3354
 def project_root(start:Path|None=None, # where to start looking (default: the working directory)
@@ -520,6 +520,27 @@ def write_csv(df, path:Path, index:bool=False, **kw)->Path:
     "Write a DataFrame to `path` as CSV atomically (`pandas.DataFrame.to_csv` options pass through)."
     with atomic_path(path) as tmp: df.to_csv(tmp, index=index, **kw)
     return Path(path)
+
+# %% ../nbs/00_config.ipynb #906a437b
+import hashlib
+
+def sha256_of(data:bytes|str|Path)->str:
+    "The sha256 (hex) of bytes, or of a file's contents (read in 1 MiB chunks)."
+    h = hashlib.sha256()
+    if isinstance(data, (bytes, bytearray)): h.update(data)
+    else:
+        with open(data, 'rb') as f:
+            for chunk in iter(lambda: f.read(1 << 20), b''): h.update(chunk)
+    return h.hexdigest()
+
+def parse_manifest(text:str)->dict[str, str]:
+    "`path -> sha256` of a MANIFEST's lines, as `sha256sum` writes them (\"<sha256>  <path>\")."
+    out = {}
+    for line in text.splitlines():
+        if line.strip():
+            s, _, p = line.partition('  ')
+            out[p] = s
+    return out
 
 # %% ../nbs/00_config.ipynb #30f8ce61
 def parallel_map(fn, items, n_workers:int=2, # processes; 0 runs serially

@@ -10,7 +10,8 @@ from typing import Callable, NamedTuple
 import pandas as pd
 import yaml
 from fastcore.basics import patch
-from .config import Profile, get_profile, paths, atomic_path, write_csv, project_root
+from .config import (Profile, get_profile, paths, atomic_path, write_csv, project_root, sha256_of,
+                             parse_manifest)
 from .corpus import text_cache, Corpus, has_role, is_novel, read_text, PARSE_VERSION, Gutenberg
 from .relic.dataset_checks import read_verdicts, verified_ids, wilson
 from .relic.quote_types import table2_caption
@@ -19,19 +20,18 @@ from .gandalf.data import fold, load_gandalf, gandalf_corpus, book_paragraphs
 
 # %% auto #0
 __all__ = ['FORMAT', 'DATASETS', 'MANIFEST', 'VERSION_MARK', 'RELIC_SPLITS', 'QUOTE_TYPE_TABLES', 'TIERS', 'VARIANTS', 'READER',
-           'RELIC_SECTIONS', 'GANDALF_SECTIONS', 'KINDS', 'DatasetError', 'sha256_of', 'manifest_text',
-           'parse_manifest', 'release_version', 'write_archive', 'verify_folder', 'archive_stem', 'unpack',
-           'find_release', 'jsonl_bytes', 'csv_bytes', 'work_provenance', 'split_id', 'relic_quotes', 'with_readings',
-           'relic_files', 'read_book', 'text_sha256', 'variant_of', 'gandalf_files', 'reading_tiers', 'relic_figures',
-           'gandalf_figures', 'FigureChecks', 'relic_checks', 'gandalf_checks', 'check_figures', 'size_category',
-           'card_header', 'datasheet', 'cross_checks', 'cff_entries', 'bibtex', 'citation_section', 'relic_card_head',
-           'relic_title', 'relic_motivation', 'relic_composition', 'relic_noise', 'relic_quote_types',
-           'relic_collection', 'relic_preprocessing', 'relic_uses', 'relic_distribution', 'relic_maintenance',
-           'relic_datasheet', 'gandalf_card_head', 'gandalf_title', 'gandalf_motivation', 'gandalf_composition',
-           'gandalf_noise', 'gandalf_collection', 'gandalf_uses', 'gandalf_distribution', 'gandalf_maintenance',
-           'gandalf_datasheet', 'GenericDoc', 'GenericQuery', 'TrecQrel', 'IRSplit', 'Release', 'RelicPD', 'GandalfPD',
-           'open_release', 'load', 'hf_data_files', 'build_release', 'relic_build', 'gandalf_build', 'write_datasheets',
-           'run_datasets']
+           'RELIC_SECTIONS', 'GANDALF_SECTIONS', 'KINDS', 'DatasetError', 'manifest_text', 'release_version',
+           'write_archive', 'verify_folder', 'archive_stem', 'unpack', 'find_release', 'jsonl_bytes', 'csv_bytes',
+           'work_provenance', 'split_id', 'relic_quotes', 'with_readings', 'relic_files', 'read_book', 'text_sha256',
+           'variant_of', 'gandalf_files', 'reading_tiers', 'relic_figures', 'gandalf_figures', 'FigureChecks',
+           'relic_checks', 'gandalf_checks', 'check_figures', 'size_category', 'card_header', 'datasheet',
+           'cross_checks', 'cff_entries', 'bibtex', 'citation_section', 'relic_card_head', 'relic_title',
+           'relic_motivation', 'relic_composition', 'relic_noise', 'relic_quote_types', 'relic_collection',
+           'relic_preprocessing', 'relic_uses', 'relic_distribution', 'relic_maintenance', 'relic_datasheet',
+           'gandalf_card_head', 'gandalf_title', 'gandalf_motivation', 'gandalf_composition', 'gandalf_noise',
+           'gandalf_collection', 'gandalf_uses', 'gandalf_distribution', 'gandalf_maintenance', 'gandalf_datasheet',
+           'GenericDoc', 'GenericQuery', 'TrecQrel', 'IRSplit', 'Release', 'RelicPD', 'GandalfPD', 'open_release',
+           'load', 'hf_data_files', 'build_release', 'relic_build', 'gandalf_build', 'write_datasheets', 'run_datasets']
 
 # %% ../nbs/13_datasets.ipynb #58afb765
 FORMAT = 1                  # layout of a release (files, columns); the first part of every version
@@ -44,27 +44,9 @@ VERSION_MARK = '{{version}}' # stands for the version in generated files until t
 
 class DatasetError(ValueError): "A release is missing, partial or damaged; the message names the file and the fix."
 
-def sha256_of(data:bytes|str|Path)->str:
-    "The sha256 (hex) of bytes, or of a file's contents (read in 1 MiB chunks)."
-    h = hashlib.sha256()
-    if isinstance(data, (bytes, bytearray)): h.update(data)
-    else:
-        with open(data, 'rb') as f:
-            for chunk in iter(lambda: f.read(1 << 20), b''): h.update(chunk)
-    return h.hexdigest()
-
 def manifest_text(sums:dict[str, str])->str:
     "The MANIFEST of `path -> sha256`, sorted by path."
     return ''.join(f'{sums[p]}  {p}\n' for p in sorted(sums))
-
-def parse_manifest(text:str)->dict[str, str]:
-    "`path -> sha256` of a MANIFEST's lines."
-    out = {}
-    for line in text.splitlines():
-        if line.strip():
-            s, _, p = line.partition('  ')
-            out[p] = s
-    return out
 
 def release_version(files:dict[str, bytes|Path])->str:
     "`<FORMAT>.<10 hex digits>`: the format, then a digest of the files' sums."

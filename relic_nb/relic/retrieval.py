@@ -10,8 +10,7 @@ import numpy as np
 from fastcore.basics import patch
 import pandas as pd
 from ..config import (SEED, Profile, atomic_path, autocast, check_precision, get_profile, inference_precision,
-                             paths, pick_device,
-                             set_seed, write_csv, write_json)
+                             parse_manifest, paths, pick_device, set_seed, sha256_of, write_csv, write_json)
 from ..bm25 import FastBM25, sentence_counts, tokenize
 from .task import (KS, TOP, CandidateSet, Run, RunSpec, evaluate_retriever, load_relic, parse_context,
                                  quotes_table, rankable_scores, read_card, recall_summary, relic_key,
@@ -21,12 +20,12 @@ from .task import (KS, TOP, CandidateSet, Run, RunSpec, evaluate_retriever, load
 __all__ = ['RETRIEVERS', 'UNSUPPORTED', 'MPNET_ID', 'MPNET_PARTS', 'MPNET_VERSION', 'SIMILARITY_CHECKS', 'ONNX_BACKENDS',
            'BACKENDS', 'PASSAGES', 'RRF_K', 'PAPER_TABLE3', 'PAPER_AVG_CANDIDATES', 'PAPER_TABLE_A9', 'TABLE3_COLUMNS',
            'RandomRetriever', 'random_expectation', 'BM25Retriever', 'quote_sample', 'tune_bm25', 'best_bm25',
-           'retriever_spec', 'model_path', 'ModelFileError', 'mpnet_requirements', 'part_files', 'read_manifest',
-           'file_sha256', 'check_files', 'join_parts', 'check_similarity', 'local_mpnet', 'weights_fingerprint',
-           'export_onnx', 'fast_preprocess', 'OnnxEncoder', 'unit', 'prefix_sums', 'run_means', 'compose',
-           'DenseRetriever', 'ranks_of', 'fuse_ranks', 'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever',
-           'Retrievers', 'random_retriever', 'bm25_retriever', 'zero_shot_builder', 'fused_params', 'plot_recall_at_k',
-           'run_summary', 'zero_shot_retriever', 'timed', 'evaluate_run', 'score_runs', 'run_retrieval', 'beside_paper']
+           'retriever_spec', 'model_path', 'ModelFileError', 'mpnet_requirements', 'part_files', 'check_files',
+           'join_parts', 'check_similarity', 'local_mpnet', 'weights_fingerprint', 'export_onnx', 'fast_preprocess',
+           'OnnxEncoder', 'unit', 'prefix_sums', 'run_means', 'compose', 'DenseRetriever', 'ranks_of', 'fuse_ranks',
+           'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever', 'Retrievers', 'random_retriever',
+           'bm25_retriever', 'zero_shot_builder', 'fused_params', 'plot_recall_at_k', 'run_summary',
+           'zero_shot_retriever', 'timed', 'evaluate_run', 'score_runs', 'run_retrieval', 'beside_paper']
 
 # %% ../../nbs/07_retrieval.ipynb #01a5f361
 class RandomRetriever:
@@ -170,29 +169,22 @@ def part_files(dists:tuple=MPNET_PARTS)->list[Path]|None:
     return out
 
 # %% ../../nbs/07_retrieval.ipynb #9fe56a9a
-def read_manifest(manifest:Path)->dict[str, str]:
-    "A `sha256sum` file as relative path -> sha256."
-    return {p.strip().lstrip('*'): h for h, p in (l.split(None, 1) for l in Path(manifest).read_text().splitlines())}
-
-def file_sha256(path:Path)->str:
-    "The sha256 of a file, read in 1 MiB blocks."
-    h = hashlib.sha256()
-    with open(path, 'rb') as f:
-        for block in iter(lambda: f.read(1 << 20), b''): h.update(block)
-    return h.hexdigest()
+def _stat(f:Path)->list[int]|None:
+    "A file's size and modification time in ns (None when it is missing): what `local_mpnet` compares."
+    return [f.stat().st_size, f.stat().st_mtime_ns] if f.is_file() else None
 
 def check_files(folder:Path, manifest:Path)->dict[str, list[int]]:
     """Raises `ModelFileError` unless every file that `manifest` lists is in `folder` with its sha256; returns each
     file's size and modification time (what `local_mpnet` compares on later uses)."""
     stats = {}
-    for rel, want in read_manifest(manifest).items():
+    for rel, want in parse_manifest(Path(manifest).read_text()).items():
         f = Path(folder)/rel
         if not f.is_file(): raise ModelFileError(f'{f} is missing: remove {folder} and run `make mpnet` again')
-        got = file_sha256(f)
+        got = sha256_of(f)
         if got != want:
             raise ModelFileError(f'{f} has sha256 {got[:12]}..., not the pinned {want[:12]}... ({manifest}): the model '
                                  f'has changed; remove {folder} and run `make mpnet` again, which reinstalls the parts')
-        stats[rel] = [f.stat().st_size, f.stat().st_mtime_ns]
+        stats[rel] = _stat(f)
     return stats
 
 # %% ../../nbs/07_retrieval.ipynb #7fa8fafc
@@ -222,7 +214,7 @@ def join_parts(pieces:list[Path], # the zip pieces, in order
         with open(joined, 'wb') as w:
             for p in pieces:
                 with open(p, 'rb') as r: shutil.copyfileobj(r, w, 1 << 20)
-        _unpack(joined, read_manifest(manifest), Path(tmp)/'model')
+        _unpack(joined, parse_manifest(Path(manifest).read_text()), Path(tmp)/'model')
         write_json(Path(tmp)/'model'/'.checked.json', check_files(Path(tmp)/'model', manifest))
         if out.exists(): shutil.rmtree(out)
         os.replace(Path(tmp)/'model', out)
@@ -258,9 +250,7 @@ def local_mpnet(cache:Path|None=None, # the model cache (default: data/cache/mod
     manifest, note = paths().data/'models'/'all-mpnet-base-v2.sha256', folder/'.checked.json'
     if note.is_file():
         stats = json.loads(note.read_text())
-        now = {rel: [(folder/rel).stat().st_size, (folder/rel).stat().st_mtime_ns] if (folder/rel).is_file() else None
-               for rel in stats}
-        if now == stats: return folder
+        if {rel: _stat(folder/rel) for rel in stats} == stats: return folder
         write_json(note, check_files(folder, manifest)); return folder
     pieces = part_files()
     if pieces is None: return None
