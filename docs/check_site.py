@@ -92,13 +92,15 @@ def check_browser(site:Path, chromium:str)->list[str]:
                 link = page.locator(f'nav.bd-links a[href$="nbs/{stage}.html"]')
                 if link.count() == 0: problems.append(f'the sidebar has no link to {stage}'); continue
                 link.first.click(); page.wait_for_load_state()
-                if not page.url.endswith(f'nbs/{stage}.html'): problems.append(f'{stage}: the sidebar opened {page.url}')
+                if not page.url.endswith(f'nbs/{stage}.html'):
+                    problems.append(f'{stage}: the sidebar opened {page.url}')
                 problems += check_page(page, f'{stage} (table, figure)')
             page.goto(base + 'search.html?q=Holm')
             page.wait_for_selector('#search-results li, #search-results p', timeout=20_000)
             if page.locator('#search-results li').count() == 0: problems.append('searching "Holm" finds nothing')
             page.goto(urljoin(base, 'api/relic_nb.relic.task.html'))
-            if page.locator('dl.py.function').count() == 0: problems.append('the API page of relic_nb.relic.task lists no function')
+            if page.locator('dl.py.function').count() == 0:
+                problems.append('the API page of relic_nb.relic.task lists no function')
             problems += check_page(page, 'api/relic_nb.relic.task')
             browser.close()
     finally:
