@@ -10,15 +10,16 @@ from contextlib import contextmanager
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['SEED', 'SECTIONS', 'PROFILES', 'GUTENBERG_URL', 'PRECISIONS', 'DATA_STAGES', 'RETRIEVAL_STAGES', 'GANDALF_STAGES',
-           'OUTPUT_STAGES', 'REGISTRY', 'STAGES', 'RELIC_PD_STAGES', 'project_root', 'CleaningSettings',
-           'SegmentSettings', 'AlignSettings', 'WindowsSettings', 'DatasetChecksSettings', 'QuoteTypesSettings',
-           'RetrievalSettings', 'DenseTraining', 'DenseRelicSettings', 'HumanProxySettings', 'GandalfDataSettings',
-           'GandalfBaselinesSettings', 'ReportSettings', 'RehearsalSettings', 'Profile', 'setting_names', 'get_profile',
-           'stage_settings', 'settings_table', 'Paths', 'paths', 'corpus_mirror', 'gutenberg_url', 'set_seed',
-           'keyed_rng', 'pick_device', 'bf16_native', 'check_precision', 'inference_precision', 'autocast',
-           'atomic_path', 'write_json', 'write_csv', 'sha256_of', 'parse_manifest', 'parallel_map', 'words', 'Stage',
-           'stage', 'stages_for', 'owner', 'missing_outputs', 'setting_help', 'parameters_cell', 'settings_text']
+__all__ = ['SEED', 'SECTIONS', 'PROFILES', 'GUTENBERG_URL', 'PRECISIONS', 'PROGRESS_ENV', 'DATA_STAGES', 'RETRIEVAL_STAGES',
+           'GANDALF_STAGES', 'OUTPUT_STAGES', 'REGISTRY', 'STAGES', 'RELIC_PD_STAGES', 'project_root',
+           'CleaningSettings', 'SegmentSettings', 'AlignSettings', 'WindowsSettings', 'DatasetChecksSettings',
+           'QuoteTypesSettings', 'RetrievalSettings', 'DenseTraining', 'DenseRelicSettings', 'HumanProxySettings',
+           'GandalfDataSettings', 'GandalfBaselinesSettings', 'ReportSettings', 'RehearsalSettings', 'Profile',
+           'setting_names', 'get_profile', 'stage_settings', 'settings_table', 'Paths', 'paths', 'corpus_mirror',
+           'gutenberg_url', 'set_seed', 'keyed_rng', 'pick_device', 'bf16_native', 'check_precision',
+           'inference_precision', 'autocast', 'atomic_path', 'write_json', 'write_csv', 'sha256_of', 'parse_manifest',
+           'progress_state', 'progress_bar', 'progress_line', 'parallel_map', 'words', 'Stage', 'stage', 'stages_for',
+           'owner', 'missing_outputs', 'setting_help', 'parameters_cell', 'settings_text']
 
 # %% ../nbs/00_config.ipynb #ddef3354
 def project_root(start:Path|None=None, # where to start looking (default: the working directory)
@@ -542,17 +543,60 @@ def parse_manifest(text:str)->dict[str, str]:
             out[p] = s
     return out
 
+# %% ../nbs/00_config.ipynb #6f9c7606
+import time
+from tqdm.auto import tqdm as _tqdm
+
+PROGRESS_ENV = 'RELIC_NB_PROGRESS'   # the file a stage's bars report to (the runner sets it for each stage)
+
+def progress_state(bar)->dict:
+    "A bar's state as the channel file holds it: step, done, total, unit, seconds elapsed, rate, postfix."
+    d = bar.format_dict
+    rate = d.get('rate') or (d['n'] / d['elapsed'] if d.get('elapsed') else None)
+    return dict(step=d.get('prefix') or '', done=d['n'], total=d['total'], unit=str(d.get('unit', 'it')).strip(),
+                elapsed=round(d.get('elapsed') or 0.0, 1), rate=rate, postfix=d.get('postfix') or '')
+
+class progress_bar(_tqdm):
+    """A tqdm progress bar that also writes its state (`progress_state`) to the file `$RELIC_NB_PROGRESS` names, at
+    most every `report_every` seconds and when it closes."""
+    def __init__(self, *args, report_every:float=5.0, **kwargs):
+        self._channel, self._every, self._reported = os.environ.get(PROGRESS_ENV), report_every, 0.0
+        super().__init__(*args, **kwargs)
+    def update(self, n=1):
+        out = super().update(n); self.report(); return out
+    def report(self, force:bool=False):
+        "Write the state to the channel file, if there is one and `report_every` seconds have passed (or `force`)."
+        if self.disable or not self._channel or (not force and time.time() - self._reported < self._every): return
+        self._reported = time.time()
+        write_json(Path(self._channel), progress_state(self))
+    def close(self):
+        if not self.disable and self._channel: self.report(force=True)
+        super().close()
+
+# %% ../nbs/00_config.ipynb #c3aa8aa8
+def _duration(seconds:float)->str:
+    return f'{seconds:.0f} s' if seconds < 90 else f'{seconds / 60:.0f} min'
+
+def progress_line(state:dict)->str:
+    "A reported state (`progress_state`) as one line: step, done of total, rate, the bar's figures, time left."
+    n, total, unit, rate = state['done'], state['total'], state['unit'], state['rate']
+    out = f"{state['step'] or 'working'}: {n:,}" + (f'/{total:,} {unit} ({100 * n / total:.0f}%)' if total else
+                                                     f' {unit}')
+    if rate: out += f', {rate:.3g} {unit}/s'
+    if state['postfix']: out += f", {state['postfix']}"
+    if rate and total and n < total: out += f', {_duration((total - n) / rate)} left'
+    return out
+
 # %% ../nbs/00_config.ipynb #30f8ce61
 def parallel_map(fn, items, n_workers:int=2, # processes; 0 runs serially
                  desc:str|None=None, chunksize:int=1)->list:
-    "`[fn(x) for x in items]` in `n_workers` forked processes, in order, with a progress bar."
-    from tqdm.auto import tqdm
+    "`[fn(x) for x in items]` in `n_workers` forked processes, in order, with a progress bar (`progress_bar`)."
     items = list(items)
-    if n_workers <= 0 or len(items) < 2: return [fn(x) for x in tqdm(items, desc=desc)]
+    if n_workers <= 0 or len(items) < 2: return [fn(x) for x in progress_bar(items, desc=desc)]
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
     with ProcessPoolExecutor(min(n_workers, len(items)), mp_context=mp.get_context('fork')) as ex:
-        return list(tqdm(ex.map(fn, items, chunksize=chunksize), total=len(items), desc=desc))
+        return list(progress_bar(ex.map(fn, items, chunksize=chunksize), total=len(items), desc=desc))
 
 # %% ../nbs/00_config.ipynb #9393fe1c
 _WORD = re.compile(r'\w+')

@@ -13,8 +13,8 @@ from .config import (STAGES, REGISTRY, Profile, get_profile, missing_outputs, pa
 
 # %% auto #0
 __all__ = ['SKIP_IN_RUNS', 'StageFailed', 'select_stages', 'cell_directives', 'production_notebook', 'clean_executed',
-           'execute_stage', 'save_timings', 'run_stages', 'MissingInputs', 'ensure_inputs', 'parse_overrides', 'main',
-           'stage_table']
+           'watch_progress', 'execute_stage', 'save_timings', 'run_stages', 'MissingInputs', 'ensure_inputs',
+           'parse_overrides', 'main', 'stage_table']
 
 # %% ../nbs/00b_runner.ipynb #18763c6e
 class StageFailed(RuntimeError):
@@ -75,6 +75,48 @@ def clean_executed(nb):
     nb.metadata.pop('widgets', None)
     return nb
 
+# %% ../nbs/00b_runner.ipynb #b6ac7523
+import contextlib, json, os, threading
+from .config import PROGRESS_ENV, progress_line
+
+@contextlib.contextmanager
+def watch_progress(channel:Path, # the file the stage's bars write (`$RELIC_NB_PROGRESS` while the block runs)
+                   stage:str,
+                   show=None, # a callable taking each line (None: `tqdm.write` to stderr; False: nothing is watched)
+                   every:float=30.0, # seconds between two lines of the same step
+                   poll:float=1.0):
+    """While the block runs, a thread shows what a stage's bars report (`config.progress_line`): when a step begins,
+    at most every `every` seconds after that, and the last report once more when the block ends."""
+    if show is False: yield; return
+    if show is None:
+        from tqdm.auto import tqdm
+        def show(line): tqdm.write(line, file=sys.stderr)
+    channel = Path(channel); channel.unlink(missing_ok=True)
+    seen, stop, old = dict(mtime=None, step=None, t=0.0, line=None), threading.Event(), os.environ.get(PROGRESS_ENV)
+    def look(final:bool=False):
+        try: m = channel.stat().st_mtime_ns
+        except FileNotFoundError: return
+        if m != seen['mtime']:
+            try: state = json.loads(channel.read_text())
+            except (OSError, ValueError): return       # replaced while read: the next look has it
+            seen.update(mtime=m, state=state)
+        state = seen.get('state')
+        line = f'{stage}: {progress_line(state)}'
+        due = state['step'] != seen['step'] or time.time() - seen['t'] >= every or final
+        if due and line != seen['line']:
+            show(line); seen.update(step=state['step'], t=time.time(), line=line)
+    def watch():
+        while not stop.wait(poll): look()
+    os.environ[PROGRESS_ENV] = str(channel)
+    thread = threading.Thread(target=watch, daemon=True); thread.start()
+    try: yield
+    finally:
+        stop.set(); thread.join()
+        look(final=True)
+        if old is None: os.environ.pop(PROGRESS_ENV, None)
+        else: os.environ[PROGRESS_ENV] = old
+        channel.unlink(missing_ok=True)
+
 # %% ../nbs/00b_runner.ipynb #fc0a2ffb
 def execute_stage(stage:str, prof:Profile, nbs:Path, runs:Path, keep:Path, overrides:dict, parameters:dict|None,
                   kernel:str='python3', progress:bool=True):
@@ -84,8 +126,10 @@ def execute_stage(stage:str, prof:Profile, nbs:Path, runs:Path, keep:Path, overr
     src, out = runs/f'.{stage}.production.ipynb', runs/f'{stage}.ipynb'
     nbformat.write(production_notebook(nbformat.read(nbs/f'{stage}.ipynb', as_version=4)), src)
     try:
-        pm.execute_notebook(src, out, parameters={'profile': prof.name, 'overrides': overrides, **(parameters or {})},
-                            kernel_name=kernel, cwd=str(nbs), progress_bar=progress, log_output=False)
+        with watch_progress(runs/f'.{stage}.progress.json', stage, show=None if progress else False):
+            pm.execute_notebook(src, out, parameters={'profile': prof.name, 'overrides': overrides,
+                                                      **(parameters or {})},
+                                kernel_name=kernel, cwd=str(nbs), progress_bar=progress, log_output=False)
     except pm.PapermillExecutionError as e:
         nxt = f"make reproduce PROFILE={prof.name} FROM={stage}"
         raise StageFailed(f"Stage {stage} failed: {e.ename}: {e.evalue}\nThe executed notebook, with the traceback, "

@@ -11,6 +11,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 from ..config import (SEED, GandalfBaselinesSettings, Profile, atomic_path, autocast, check_precision,
+                             progress_bar,
                              get_profile, inference_precision, keyed_rng, paths, set_seed, write_csv)
 from .data import GandalfData, load_gandalf, gandalf_corpus, book_paragraphs, replace_names, group_of
 
@@ -40,21 +41,27 @@ class Baseline:
     name = 'baseline'
     model_id = ''
     def choose(self, questions:list[dict], paragraphs:list[str]|None)->list[int]: raise NotImplementedError
+    def throughput(self)->str:
+        "What a progress bar shows of its work so far beside the questions (tokens per second; '' for none)."
+        return ''
 
 # callable (book, rep) -> paragraphs, for baselines that read
 def evaluate(baseline:Baseline, questions:list[dict], book_text=None,
              progress:bool=True)->pd.DataFrame:
-    "One row per question: book, group, column, level, the chosen option and whether it is right."
-    from tqdm.auto import tqdm
+    """One row per question: book, group, column, level, the chosen option and whether it is right. The progress bar
+    counts questions, a book at a time, with the baseline's `throughput`."""
     by_book = defaultdict(list)
     for q in questions: by_book[(q['book'], bool(q.get('rep')))].append(q)
     rows = []
-    for (book, rep), qs in tqdm(sorted(by_book.items()), desc=baseline.name, disable=not progress):
-        pars = book_text(book, rep) if baseline.needs_book else None
-        for q, c in zip(qs, baseline.choose(qs, pars)):
-            rows.append(dict(id=q['id'], book=book, group=q.get('group') or group_of(book), column=column_of(q),
-                             level=q['level'],
-                             chosen=int(c), correct=int(c) == q['answer']))
+    with progress_bar(total=len(questions), desc=baseline.name, unit=' questions', disable=not progress) as bar:
+        for (book, rep), qs in sorted(by_book.items()):
+            pars = book_text(book, rep) if baseline.needs_book else None
+            for q, c in zip(qs, baseline.choose(qs, pars)):
+                rows.append(dict(id=q['id'], book=book, group=q.get('group') or group_of(book), column=column_of(q),
+                                 level=q['level'],
+                                 chosen=int(c), correct=int(c) == q['answer']))
+            if baseline.throughput(): bar.set_postfix_str(baseline.throughput(), refresh=False)
+            bar.update(len(qs))
     return pd.DataFrame(rows).assign(model=baseline.name, model_id=baseline.model_id)
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #22963be8
@@ -305,6 +312,7 @@ def score_questions(model, tok, questions:list[tuple[list[str], list[str]]],
                     memory=None, # (past key/values, next position) of a book
                     # options scored in one forward pass: one question (10), or several of similar length
                     max_rows:int=10,
+                    stats:dict|None=None, # its 'tokens' grows by the tokens run through the model
                     )->list[np.ndarray]:
     """`continuation_logprobs` of every question's options, computed once for what they share: each question's common
     first tokens (after the book's memory) once, then its options from that cached prompt, several questions per
@@ -314,6 +322,8 @@ def score_questions(model, tok, questions:list[tuple[list[str], list[str]]],
     if split is None: return [continuation_logprobs(model, tok, p, c, memory) for p, c in questions]
     body, head = split
     enc = shared_prompts(tok, questions)
+    if stats is not None: stats['tokens'] = stats.get('tokens', 0) + sum(n + sum(len(s) - n for s in ids)
+                                                                         for ids, _, n in enc)
     past0, pos0 = memory if memory is not None else (None, 0)
     M = past0[0][0].shape[2] if past0 else 0
     out = [None] * len(questions)
@@ -382,7 +392,7 @@ class QueryOnlyLM(Baseline):
                  precision:str='float32',    # 'float32', or 'bfloat16' (autocast: faster on CPUs with AMX)
                  max_rows:int=10):           # options scored in one forward pass (`score_questions`): one question
         self.model, self.tok, self.model_id, self.precision = model, tok, model_id, inference_precision(precision)
-        self.max_rows = max_rows
+        self.max_rows, self.stats = max_rows, dict(tokens=0, seconds=0.0)   # what scoring has run so far
     def autocast(self):
         "The arithmetic context of every forward pass (bfloat16 autocast, or a no-op for float32)."
         return autocast(self.precision, next(self.model.parameters()).device.type)
@@ -390,8 +400,13 @@ class QueryOnlyLM(Baseline):
     def choose(self, questions, paragraphs=None):
         mem = self.memory(questions, paragraphs)
         items = [([f'{n}:' for n, _ in pairs(q)], [f' {d}' for _, d in pairs(q)]) for q in questions]
-        with self.autocast(): scores = score_questions(self.model, self.tok, items, mem, self.max_rows)
+        t = time.time()
+        with self.autocast(): scores = score_questions(self.model, self.tok, items, mem, self.max_rows, self.stats)
+        self.stats['seconds'] += time.time() - t
         return [int(np.argmax(x)) for x in scores]
+    def throughput(self)->str:
+        s = self.stats
+        return f"scoring {s['tokens'] / s['seconds']:,.0f} tokens/s" if s['seconds'] else ''
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #d9e8ff58
 class BookMemoryLM(QueryOnlyLM):
@@ -420,6 +435,9 @@ class BookMemoryLM(QueryOnlyLM):
         if f is not None:
             with atomic_path(f) as tmp: torch.save((past, pos, n), tmp)
         return past, pos
+    def throughput(self)->str:
+        read = f'reading {self.tokens_read / self.seconds:,.0f} tokens/s' if self.seconds else ''
+        return ', '.join(x for x in (read, super().throughput()) if x)
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #c6592446
 def sample_questions(questions:list[dict], per_column:int=0, # 0: all
@@ -484,9 +502,10 @@ def lm_baselines(prof:Profile, data:GandalfData, book_text, timings:dict, progre
     xl_model = s.xl_model or s.lm_model
     lm, tok = load_causal_lm(s.lm_model, P.cache, prof.seed)
     t = time.time(); lm_qs = sample_questions(qs, s.lm_questions, seed=prof.seed)
-    res_lm = evaluate(QueryOnlyLM(lm, tok, s.lm_model, precision), lm_qs, progress=progress)
+    qlm = QueryOnlyLM(lm, tok, s.lm_model, precision)
+    res_lm = evaluate(qlm, lm_qs, progress=progress)
     timings['lm_query_only'] = time.time() - t
-    lm_tokens = sum(len(tok(f'{n}: {d}', add_special_tokens=False)['input_ids']) for q in lm_qs for n, d in pairs(q))
+    lm_tokens = qlm.stats['tokens']      # run through the model: each question's shared prompt once
     if xl_model != s.lm_model: lm, tok = load_causal_lm(xl_model, P.cache, prof.seed)
     xl_book_list = pick_books(data, s.xl_books, prof.seed)
     xl = BookMemoryLM(lm, tok, xl_model, s.xl_segment, s.xl_memory, s.xl_max_tokens or None, P.cache/'gandalf_memory',

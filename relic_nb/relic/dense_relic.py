@@ -464,13 +464,13 @@ def train_epoch(self:Training, stop_after:int|None=None, progress:bool=True)->tu
     """One epoch, or what is left of it after a resume, with a history row and a checkpoint every
     `checkpoint_every` optimizer steps; returns the loss summed over the batches since the last row, and their
     number."""
-    from tqdm.auto import tqdm
+    from relic_nb.config import progress_bar
     acc, state, cfg, dl = self.acc, self.state, self.cfg, self.dl
     run_loss, run_n = 0.0, 0
     self.sampler.epoch = state['epoch']
     it = acc.skip_first_batches(dl, state['batches_done']) if state['batches_done'] else dl
-    bar = tqdm(it, total=len(dl) - state['batches_done'], disable=not progress or not acc.is_main_process,
-               desc=f"{cfg.context} epoch {state['epoch'] + 1}/{cfg.epochs}")
+    bar = progress_bar(it, total=len(dl) - state['batches_done'], disable=not progress or not acc.is_main_process,
+                       desc=f"dense-RELiC {cfg.context} epoch {state['epoch'] + 1}/{cfg.epochs}", unit=' batches')
     for batch in bar:
         with acc.accumulate(self.model):
             loss = self.model(**batch)
