@@ -10,7 +10,8 @@ import numpy as np
 from fastcore.basics import patch
 import pandas as pd
 from ..config import (SEED, Profile, atomic_path, autocast, check_precision, get_profile, inference_precision,
-                             parse_manifest, paths, pick_device, set_seed, sha256_of, write_csv, write_json)
+                             parse_manifest, paths, pick_device, progress_bar, set_seed, sha256_of, write_csv,
+                             write_json)
 from ..bm25 import FastBM25, sentence_counts, tokenize
 from .task import (KS, TOP, CandidateSet, Run, RunSpec, evaluate_retriever, load_relic, parse_context,
                                  quotes_table, rankable_scores, read_card, recall_summary, relic_key,
@@ -18,11 +19,12 @@ from .task import (KS, TOP, CandidateSet, Run, RunSpec, evaluate_retriever, load
 
 # %% auto #0
 __all__ = ['RETRIEVERS', 'UNSUPPORTED', 'MPNET_ID', 'MPNET_PARTS', 'MPNET_VERSION', 'SIMILARITY_CHECKS', 'ONNX_BACKENDS',
-           'BACKENDS', 'PASSAGES', 'RRF_K', 'PAPER_TABLE3', 'PAPER_AVG_CANDIDATES', 'PAPER_TABLE_A9', 'TABLE3_COLUMNS',
-           'RandomRetriever', 'random_expectation', 'BM25Retriever', 'quote_sample', 'tune_bm25', 'best_bm25',
-           'retriever_spec', 'model_path', 'ModelFileError', 'mpnet_requirements', 'part_files', 'check_files',
-           'join_parts', 'check_similarity', 'local_mpnet', 'weights_fingerprint', 'export_onnx', 'fast_preprocess',
-           'OnnxEncoder', 'unit', 'prefix_sums', 'run_means', 'compose', 'DenseRetriever', 'ranks_of', 'fuse_ranks',
+           'BACKENDS', 'ONNX_CHECK_TEXTS', 'ONNX_MIN_COSINE', 'PASSAGES', 'RRF_K', 'PAPER_TABLE3',
+           'PAPER_AVG_CANDIDATES', 'PAPER_TABLE_A9', 'TABLE3_COLUMNS', 'RandomRetriever', 'random_expectation',
+           'BM25Retriever', 'quote_sample', 'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path', 'ModelFileError',
+           'mpnet_requirements', 'part_files', 'check_files', 'join_parts', 'check_similarity', 'local_mpnet',
+           'weights_fingerprint', 'OnnxExportError', 'onnx_agreement', 'export_onnx', 'fast_preprocess', 'OnnxEncoder',
+           'unit', 'prefix_sums', 'run_means', 'compose', 'DenseRetriever', 'ranks_of', 'fuse_ranks',
            'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever', 'Retrievers', 'random_retriever',
            'bm25_retriever', 'zero_shot_builder', 'fused_params', 'plot_recall_at_k', 'run_summary',
            'zero_shot_retriever', 'timed', 'evaluate_run', 'score_runs', 'run_retrieval', 'beside_paper']
@@ -276,11 +278,28 @@ ONNX_BACKENDS = ('onnx', 'onnx-int8')
 
 BACKENDS = ('torch', *ONNX_BACKENDS)       # how DenseRetriever encodes; 'torch' = sentence-transformers
 
+# texts every exported graph is checked on: a short sentence, a long one, one past the model's limit
+ONNX_CHECK_TEXTS = ('A short one.', 'It is a truth universally acknowledged, that a single man in possession of a '
+                    'good fortune, must be in want of a wife.', 'Call me Ishmael. ' * 200)
+ONNX_MIN_COSINE = 0.9   # the lowest cosine with the torch pipeline's vectors a graph may give (MiniLM int8: 0.96)
+
+class OnnxExportError(RuntimeError):
+    "An exported graph's vectors are unlike the torch pipeline's; the message names the backend to use instead."
+
+def onnx_agreement(st, # the SentenceTransformer the graph was exported from (float32)
+                   model_id:str, path:Path)->float:
+    "The lowest cosine between the graph's (at `path`) and `st`'s vectors of `ONNX_CHECK_TEXTS`."
+    a = OnnxEncoder(model_id, path).encode(list(ONNX_CHECK_TEXTS))
+    b = st.encode(list(ONNX_CHECK_TEXTS), convert_to_numpy=True, show_progress_bar=False)
+    return float((unit(a) * unit(b)).sum(1).min())
+
 def export_onnx(model_id:str, # a model id or folder that sentence-transformers loads
                 out:Path,     # the .onnx file to write
-                quantize:bool=True)->Path:
+                quantize:bool=True,
+                min_cosine:float=ONNX_MIN_COSINE)->Path:
     """`model_id`'s sentence-transformers pipeline as one ONNX graph, fused by ONNX Runtime's BERT optimizer; with
-    `quantize`, its matrix weights in int8."""
+    `quantize`, its matrix weights in int8. Written only if its vectors agree with the torch pipeline's
+    (`onnx_agreement` at least `min_cosine`); raises `OnnxExportError` otherwise."""
     import tempfile, warnings, onnx, torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
     from onnxruntime.transformers import optimizer
@@ -302,12 +321,21 @@ def export_onnx(model_id:str, # a model id or folder that sentence-transformers 
                           dynamic_axes={**{k: {0: 'batch', 1: 'tokens'} for k in names}, 'embedding': {0: 'batch'}})
         fused = optimizer.optimize_model(f'{tmp}/traced.onnx', model_type='bert', num_heads=cfg.num_attention_heads,
                                          hidden_size=cfg.hidden_size, opt_level=1)
-        if not quantize: fused.save_model_to_file(str(o)); return out
-        fused.save_model_to_file(f'{tmp}/fused.onnx')
-        # per channel: cosine ~0.99 with float32 (per tensor: ~0.95)
-        quantize_dynamic(f'{tmp}/fused.onnx', o, weight_type=QuantType.QInt8, per_channel=True,
-                         # the fused nodes carry no inferred types
-                         extra_options={'DefaultTensorType': onnx.TensorProto.FLOAT})
+        if not quantize: fused.save_model_to_file(str(o))
+        else:
+            fused.save_model_to_file(f'{tmp}/fused.onnx')
+            # per channel: cosine ~0.99 with float32 (per tensor: ~0.95)
+            quantize_dynamic(f'{tmp}/fused.onnx', o, weight_type=QuantType.QInt8, per_channel=True,
+                             # the fused nodes carry no inferred types
+                             extra_options={'DefaultTensorType': onnx.TensorProto.FLOAT})
+        cos = onnx_agreement(st, model_id, o)
+        if cos < min_cosine:
+            backend = 'onnx-int8' if quantize else 'onnx'
+            raise OnnxExportError(
+                f"{model_id} ({cfg.model_type}): its {backend} graph gives vectors unlike sentence-transformers' "
+                f"(lowest cosine {cos:.2f} on {len(ONNX_CHECK_TEXTS)} check texts, {min_cosine} needed), so it is not "
+                f"used. Encode this model with the torch backend: `-p retrieval.backend torch`, or "
+                f"DenseRetriever(..., backend='torch').")
     return out
 
 # %% ../../nbs/07_retrieval.ipynb #c7fastt1
@@ -760,14 +788,18 @@ def evaluate_run(retriever, run:Run, data:dict)->pd.DataFrame:
 
 def score_runs(rs:Retrievers, stage:str, data:dict, # the test split
                timings:list|None=None)->dict[Run, pd.DataFrame]:
-    "Score and save every run `stage` owns, a context size at a time; per-quote ranks by run, in Table 3's order."
+    """Score and save every run `stage` owns, a context size at a time, with a progress bar over the runs; per-quote
+    ranks by run, in Table 3's order."""
     runs, out = table3_runs(rs.prof, stage), {}
-    for L, R in dict.fromkeys((r.L, r.R) for r in runs):
-        for run in [r for r in runs if (r.L, r.R) == (L, R)]:
-            out[run] = timed(timings, run.model if L is None else f'{run.model} {L}/{R}',
-                             lambda: evaluate_run(rs[run], run, data))
-            save_run(rs.prof, run, rs.params(run), out[run], stage, rs.config(run))
-        rs.forget(L, R)
+    with progress_bar(total=len(runs), desc=f'{stage}: Table 3 runs', unit=' runs') as bar:
+        for L, R in dict.fromkeys((r.L, r.R) for r in runs):
+            for run in [r for r in runs if (r.L, r.R) == (L, R)]:
+                name = run.model if L is None else f'{run.model} {L}/{R}'
+                bar.set_postfix_str(name)
+                out[run] = timed(timings, name, lambda: evaluate_run(rs[run], run, data))
+                save_run(rs.prof, run, rs.params(run), out[run], stage, rs.config(run))
+                bar.update()
+            rs.forget(L, R)
     return {r: out[r] for r in runs}
 
 # %% ../../nbs/07_retrieval.ipynb #218f7835
