@@ -13,8 +13,8 @@ from .config import (STAGES, REGISTRY, Profile, get_profile, missing_outputs, pa
 
 # %% auto #0
 __all__ = ['SKIP_IN_RUNS', 'StageFailed', 'select_stages', 'cell_directives', 'production_notebook', 'clean_executed',
-           'watch_progress', 'execute_stage', 'save_timings', 'run_stages', 'MissingInputs', 'ensure_inputs',
-           'parse_overrides', 'main', 'stage_table']
+           'watch_progress', 'execute_stage', 'save_timings', 'preflight', 'run_stages', 'MissingInputs',
+           'ensure_inputs', 'parse_overrides', 'main', 'stage_table']
 
 # %% ../nbs/00b_runner.ipynb #18763c6e
 class StageFailed(RuntimeError):
@@ -55,11 +55,12 @@ def production_notebook(nb):
 # %% ../nbs/00b_runner.ipynb #878ceb6a
 def clean_executed(nb):
     """An executed notebook without the noise of a run: stderr streams (progress bars, kernel warnings), widget
-    views, timings."""
+    views, timings, and the random id papermill gives the cell of injected parameters."""
     import copy
     nb = copy.deepcopy(nb)
     for c in nb.cells:
         c.metadata.pop('papermill', None); c.metadata.pop('execution', None)
+        if 'injected-parameters' in c.metadata.get('tags', []): c['id'] = 'injected-parameters'   # the same each run
         if c.cell_type != 'code': continue
         outs = []
         for o in c.get('outputs', []):
@@ -144,6 +145,27 @@ def save_timings(tfile:Path, old:pd.DataFrame, rows:list[dict], stages:list[str]
     pd.concat([old[~old.stage.isin(new.stage)], new]).set_index('stage').reindex(
         [s for s in stages if s in set(old.stage) | set(new.stage)]).reset_index().to_csv(tfile, index=False)
 
+# %% ../nbs/00b_runner.ipynb #4edf9570
+def preflight(prof:Profile, stages:list[str], cpuinfo:Path=Path('/proc/cpuinfo'))->list[str]:
+    """What the runner says before the first stage: where the run asks for bfloat16 on a CPU without bfloat16
+    arithmetic (`config.bf16_native`), which makes the model stages several times slower, and the overrides that
+    avoid it."""
+    from relic_nb.config import bf16_native, pick_device
+    if pick_device(prof.device) != 'cpu' or bf16_native(cpuinfo) is not False: return []
+    # the encoders' precision matters where they run in torch (ONNX Runtime's int8 path ignores it)
+    torch_encoders = {'07_retrieval', '08_dense_relic'} if prof.retrieval.backend == 'torch' else set()
+    asks = [(f'precision={prof.precision}', '-p precision float32', {'11_gandalf_baselines'} | torch_encoders)
+            if prof.precision == 'bfloat16' else None,
+            (f'dense_relic.mixed_precision={prof.dense_relic.mixed_precision}', '-p mixed_precision no',
+             {'08_dense_relic'}) if prof.dense_relic.mixed_precision == 'bf16' else None]
+    asks = [a for a in asks if a and a[2] & set(stages)]
+    if not asks: return []
+    used = sorted(set().union(*(a[2] for a in asks)) & set(stages))
+    return [f"This CPU has no bfloat16 arithmetic (AMX or AVX512-BF16), and this run asks for bfloat16 "
+            f"({', '.join(a[0] for a in asks)}): {', '.join(used)} will run several times slower than in float32.",
+            f"For float32: make reproduce PARAMS=\"{' '.join(a[1] for a in asks)}\" (its tables then differ slightly "
+            f"from the committed ones; make verify compares them within their intervals)."]
+
 # %% ../nbs/00b_runner.ipynb #35a019ac
 def run_stages(profile:str='pd', start:str|None=None, only:list[str]|None=None,
                stages:list[str]|None=None, # default: config.stages_for(profile)
@@ -167,6 +189,7 @@ def run_stages(profile:str='pd', start:str|None=None, only:list[str]|None=None,
     runs.mkdir(parents=True, exist_ok=True)
     todo, rows, tfile = select_stages(stages, start, only), [], runs/'timings.csv'
     old = pd.read_csv(tfile) if tfile.exists() else pd.DataFrame(columns=['stage', 'seconds', 'status'])
+    for line in preflight(prof, todo): print(line, file=sys.stderr)
     bar = tqdm(todo, desc=f'pipeline ({prof.name})', disable=not progress)
     for stage_ in bar:
         bar.set_postfix_str(stage_); t0 = time.time()
@@ -211,9 +234,11 @@ def ensure_inputs(profile, # a profile name or `Profile` (its settings are used 
 # %% ../nbs/00b_runner.ipynb #a41475f3
 def parse_overrides(pairs:list[list[str]]|None)->dict:
     """`-p name value` pairs as a dict; each value is read as YAML, as papermill does (`64` is a number, `[4/4, 1/1]`
-    a list)."""
+    a list), except YAML 1.1's yes/no/on/off, which stay words (`-p mixed_precision no`; a yes-or-no setting reads
+    them itself)."""
     import yaml
-    return {k: yaml.safe_load(v) for k, v in (pairs or [])}
+    def value(v): return v if v.strip().lower() in ('yes', 'no', 'on', 'off', 'y', 'n') else yaml.safe_load(v)
+    return {k: value(v) for k, v in (pairs or [])}
 
 def main(argv:list[str]|None=None):
     """Command-line entry point: `python -m relic_nb.runner --profile pd [--from STAGE] [--only STAGE ...] [-p NAME
