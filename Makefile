@@ -87,6 +87,7 @@ test: env
 	@if [ -n "$$CI" ] && ! git diff --quiet -- relic_nb; then \
 	  echo "relic_nb/ differs from what the notebooks export: run nbdev_export and commit relic_nb/"; \
 	  git diff --stat -- relic_nb; exit 1; fi
+	@$(BIN)/python -c "import sys; from relic_nb.testing import import_cells_problem as p; sys.exit(p('nbs'))"
 	rm -rf results/tiny figures/tiny data/processed/tiny runs/tiny   # the tiny pipeline is built once per test run, by the notebooks in order
 	@mkdir -p $(TEST_HOME)
 	@# in order: each stage finds what the stages before it wrote

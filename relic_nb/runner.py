@@ -76,10 +76,15 @@ def clean_executed(nb):
     nb.metadata.pop('widgets', None)
     return nb
 
-# %% ../nbs/00b_runner.ipynb #b6ac7523
+# %% ../nbs/00b_runner.ipynb #c6b33367
 import contextlib, json, os, threading
-from .config import PROGRESS_ENV, progress_line
+from .config import PROGRESS_ENV, bf16_native, pick_device, progress_line
 
+def _to_stderr(line:str):
+    from tqdm.auto import tqdm
+    tqdm.write(line, file=sys.stderr)            # above any bar on the terminal
+
+# %% ../nbs/00b_runner.ipynb #b6ac7523
 @contextlib.contextmanager
 def watch_progress(channel:Path, # the file the stage's bars write (`$RELIC_NB_PROGRESS` while the block runs)
                    stage:str,
@@ -89,9 +94,7 @@ def watch_progress(channel:Path, # the file the stage's bars write (`$RELIC_NB_P
     """While the block runs, a thread shows what a stage's bars report (`config.progress_line`): when a step begins,
     at most every `every` seconds after that, and the last report once more when the block ends."""
     if show is False: yield; return
-    if show is None:
-        from tqdm.auto import tqdm
-        def show(line): tqdm.write(line, file=sys.stderr)
+    show = _to_stderr if show is None else show
     channel = Path(channel); channel.unlink(missing_ok=True)
     seen, stop, old = dict(mtime=None, step=None, t=0.0, line=None), threading.Event(), os.environ.get(PROGRESS_ENV)
     def look(final:bool=False):
@@ -150,7 +153,6 @@ def preflight(prof:Profile, stages:list[str], cpuinfo:Path=Path('/proc/cpuinfo')
     """What the runner says before the first stage: where the run asks for bfloat16 on a CPU without bfloat16
     arithmetic (`config.bf16_native`), which makes the model stages several times slower, and the overrides that
     avoid it."""
-    from relic_nb.config import bf16_native, pick_device
     if pick_device(prof.device) != 'cpu' or bf16_native(cpuinfo) is not False: return []
     # the encoders' precision matters where they run in torch (ONNX Runtime's int8 path ignores it)
     torch_encoders = {'07_retrieval', '08_dense_relic'} if prof.retrieval.backend == 'torch' else set()

@@ -35,7 +35,6 @@ def pairs(q:dict)->list[tuple[str, str]]:
             else [(q['query'], o) for o in q['options']])
 
 class Baseline:
-
     "A GANDALF baseline: `choose(questions, paragraphs)` returns one option index per question of one book."
     needs_book = False
     name = 'baseline'
@@ -405,8 +404,7 @@ class QueryOnlyLM(Baseline):
         self.stats['seconds'] += time.time() - t
         return [int(np.argmax(x)) for x in scores]
     def throughput(self)->str:
-        s = self.stats
-        return f"scoring {s['tokens'] / s['seconds']:,.0f} tokens/s" if s['seconds'] else ''
+        return f"scoring {self.stats['tokens'] / self.stats['seconds']:,.0f} tokens/s" if self.stats['seconds'] else ''
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #d9e8ff58
 class BookMemoryLM(QueryOnlyLM):

@@ -11,8 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from ..config import (SEED, DenseTraining, Profile, atomic_path, check_precision, get_profile, paths,
-                             pick_device, set_seed,
-                             write_csv, write_json)
+                             pick_device, progress_bar, set_seed, write_csv, write_json)
 from .retrieval import (DenseRetriever, Retrievers, export_onnx, model_path, run_summary, score_runs,
                                       unit, weights_fingerprint)
 from .task import (KS, CandidateSet, Run, card_path, evaluate_retriever, load_relic, parse_context,
@@ -464,7 +463,6 @@ def train_epoch(self:Training, stop_after:int|None=None, progress:bool=True)->tu
     """One epoch, or what is left of it after a resume, with a history row and a checkpoint every
     `checkpoint_every` optimizer steps; returns the loss summed over the batches since the last row, and their
     number."""
-    from relic_nb.config import progress_bar
     acc, state, cfg, dl = self.acc, self.state, self.cfg, self.dl
     run_loss, run_n = 0.0, 0
     self.sampler.epoch = state['epoch']

@@ -23,8 +23,8 @@ __all__ = ['RETRIEVERS', 'UNSUPPORTED', 'MPNET_ID', 'MPNET_PARTS', 'MPNET_VERSIO
            'PAPER_AVG_CANDIDATES', 'PAPER_TABLE_A9', 'TABLE3_COLUMNS', 'RandomRetriever', 'random_expectation',
            'BM25Retriever', 'quote_sample', 'tune_bm25', 'best_bm25', 'retriever_spec', 'model_path', 'ModelFileError',
            'mpnet_requirements', 'part_files', 'check_files', 'join_parts', 'check_similarity', 'local_mpnet',
-           'weights_fingerprint', 'OnnxExportError', 'onnx_agreement', 'export_onnx', 'fast_preprocess', 'OnnxEncoder',
-           'unit', 'prefix_sums', 'run_means', 'compose', 'DenseRetriever', 'ranks_of', 'fuse_ranks',
+           'weights_fingerprint', 'OnnxExportError', 'onnx_agreement', 'check_export', 'export_onnx', 'fast_preprocess',
+           'OnnxEncoder', 'unit', 'prefix_sums', 'run_means', 'compose', 'DenseRetriever', 'ranks_of', 'fuse_ranks',
            'reciprocal_rank_fusion', 'HybridRetriever', 'MemoRetriever', 'Retrievers', 'random_retriever',
            'bm25_retriever', 'zero_shot_builder', 'fused_params', 'plot_recall_at_k', 'run_summary',
            'zero_shot_retriever', 'timed', 'evaluate_run', 'score_runs', 'run_retrieval', 'beside_paper']
@@ -272,7 +272,7 @@ def _slug(model_id:str)->str:
     s = re.sub(r'[^A-Za-z0-9_.-]+', '_', p.name if p.exists() else model_id)
     return s if not p.exists() else f'{s}-{hashlib.sha256(str(p.resolve()).encode()).hexdigest()[:8]}'
 
-# %% ../../nbs/07_retrieval.ipynb #3fe3b605
+# %% ../../nbs/07_retrieval.ipynb #e957453f
 # ONNX Runtime on the CPU: float32 weights, or int8 weights (per output channel)
 ONNX_BACKENDS = ('onnx', 'onnx-int8')
 
@@ -293,13 +293,25 @@ def onnx_agreement(st, # the SentenceTransformer the graph was exported from (fl
     b = st.encode(list(ONNX_CHECK_TEXTS), convert_to_numpy=True, show_progress_bar=False)
     return float((unit(a) * unit(b)).sum(1).min())
 
+def check_export(st, model_id:str, path:Path, backend:str, min_cosine:float=ONNX_MIN_COSINE):
+    "Raise `OnnxExportError` when the graph at `path` agrees less than `min_cosine` with `st` (`onnx_agreement`)."
+    cos = onnx_agreement(st, model_id, path)
+    if cos >= min_cosine: return
+    raise OnnxExportError(
+        f"{model_id} ({st[0].auto_model.config.model_type}): its {backend} graph gives vectors unlike "
+        f"sentence-transformers' (lowest cosine {cos:.2f} on {len(ONNX_CHECK_TEXTS)} check texts, {min_cosine} "
+        f"needed), so it is not used. Encode this model with the torch backend: `-p retrieval.backend torch`, or "
+        f"DenseRetriever(..., backend='torch').")
+
+
+# %% ../../nbs/07_retrieval.ipynb #3fe3b605
 def export_onnx(model_id:str, # a model id or folder that sentence-transformers loads
                 out:Path,     # the .onnx file to write
                 quantize:bool=True,
                 min_cosine:float=ONNX_MIN_COSINE)->Path:
     """`model_id`'s sentence-transformers pipeline as one ONNX graph, fused by ONNX Runtime's BERT optimizer; with
     `quantize`, its matrix weights in int8. Written only if its vectors agree with the torch pipeline's
-    (`onnx_agreement` at least `min_cosine`); raises `OnnxExportError` otherwise."""
+    (`check_export`)."""
     import tempfile, warnings, onnx, torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
     from onnxruntime.transformers import optimizer
@@ -328,14 +340,7 @@ def export_onnx(model_id:str, # a model id or folder that sentence-transformers 
             quantize_dynamic(f'{tmp}/fused.onnx', o, weight_type=QuantType.QInt8, per_channel=True,
                              # the fused nodes carry no inferred types
                              extra_options={'DefaultTensorType': onnx.TensorProto.FLOAT})
-        cos = onnx_agreement(st, model_id, o)
-        if cos < min_cosine:
-            backend = 'onnx-int8' if quantize else 'onnx'
-            raise OnnxExportError(
-                f"{model_id} ({cfg.model_type}): its {backend} graph gives vectors unlike sentence-transformers' "
-                f"(lowest cosine {cos:.2f} on {len(ONNX_CHECK_TEXTS)} check texts, {min_cosine} needed), so it is not "
-                f"used. Encode this model with the torch backend: `-p retrieval.backend torch`, or "
-                f"DenseRetriever(..., backend='torch').")
+        check_export(st, model_id, o, 'onnx-int8' if quantize else 'onnx', min_cosine)
     return out
 
 # %% ../../nbs/07_retrieval.ipynb #c7fastt1
