@@ -20,7 +20,7 @@ from ..corpus import Corpus, decode_text
 from .segment import load_sentences, segmentation_table, criticism_paragraphs
 
 # %% auto #0
-__all__ = ['MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'SEVERITY', 'VERIFIED_READINGS', 'shared_runs',
+__all__ = ['DRIFT', 'MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'SEVERITY', 'VERIFIED_READINGS', 'shared_runs',
            'sentence_of_word', 'account_for_runs', 'window_key', 'ReadWindow', 'all_windows', 'precision_sample',
            'read_draw', 'RawText', 'locate', 'critic_extent', 'critic_excerpt', 'novel_neighbours', 'window_markdown',
            'wilson', 'current_labels', 'read_strict_labels', 'precision_table', 'reader_agreement',
@@ -150,6 +150,8 @@ class RawText:
         return bisect.bisect_right(self.line_start, char)
 
 # %% ../../nbs/06_dataset_checks.ipynb #af2076f0
+DRIFT = 12     # words a part's place in the file may drift from its own diagonal (page markers, footnotes)
+
 # consecutive pieces of the critic's text, e.g. left context, quotation, right context
 def locate(raw:RawText, parts:list[str],
            max_hits:int=30)->list[dict|None]:
@@ -172,6 +174,10 @@ def locate(raw:RawText, parts:list[str],
     out = []
     for i in range(len(parts)):
         if not (m := mapped.get(i)): out.append(None); continue
+        # a phrase the part shares with its neighbour ('Or rather than this:' ... 'Or rather than the incident') can hit
+        # the neighbour's place within the run: only hits near the part's own diagonal count
+        mid = float(np.median([q - t for t, q in m]))
+        m = {(t, q) for t, q in m if abs(q - t - mid) <= DRIFT}
         qs = [q for _, q in m]
         out.append(dict(start=raw.spans[min(qs)][0], end=raw.spans[max(qs)][1],
                         cover=round(len({t for t, _ in m}) / owner.count(i), 2)))
