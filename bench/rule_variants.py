@@ -1,10 +1,13 @@
-"""What other versions of the window rules (issue 14, rounds 7-8) would do to RELiC-PD: windows each removes or adds, and how their strict readings went.
+"""What other versions of the window rules would do to RELiC-PD: windows each removes, changes or adds, and how their
+strict readings went.
 
     .venv/bin/python bench/rule_variants.py [--variants marks-required dialogue-speech ...] [--samples tune tune2 ...]
 
 Needs the pd alignment (stage 04_align) and the committed strict labels (data/annotations/pd_strict_<sample>.tsv).
-Each variant adds a rule to `relic_nb.relic.windows.RULES`, or patches a function the rules use, for the length of one
-rebuild, so the rules as they are stay the reference. A label counts for a window only while its text is the one that was read (`window_key`).
+Each variant adds a rule to `relic_nb.relic.windows.RULES`, or a context check to `CHECKS`, or patches a function they
+use, for the length of one rebuild, so the rules as they are stay the reference. A label counts for a window only while
+its text is the one that was read (`window_key`): a window a variant changes (a context check ends a side sooner or
+later) loses its reading, as a removed one does, and the two are counted apart.
 The variants:
 
 - `marks-required`: a quotation must be marked by a stretch in quotation marks of `MARKED_WORDS`+ words (or be an
@@ -17,7 +20,14 @@ The variants:
   novel's (round 7, not kept);
 - `without-marks`: round 7's rules off (no `marked_text`): what they remove today;
 - `without-quoted-word`: round 8's quoted-word leakage off (`RARE_QUOTED` = 0);
-- `without-names-rare`, `without-quotes-in-context`: issue 28's rules off, one at a time (what each removes today);
+- `without-names-rare`, `without-quotes-in-context`, `without-points-to-gold`: a context check off, one at a time
+  (what each removes and changes today);
+- `drop-not-trim`: a context sentence that fails a check drops the window wherever it is, as before the checks ended
+  sides (issue 28);
+- `quoted-12`: `QUOTED_WORDS` back to 12; `near-top-1`: `points_to_gold` asks for the gold or a sentence beside it;
+- `without-edge`: no fragments taken off the far end of a side;
+- `right-optional`: a RIGHT that a check ends beside the quotation leaves the window with LEFT only (not kept: the
+  paper's windows have both sides);
 - `retells-neighbour`: leakage when a context sentence holds a run of three words (two not stop words) of the novel's
   three sentences before or after the gold (issue 28, not kept);
 - `rare-word-once`: the single rare word of the gold back to one the novel has only once (`RARE_WORD` = 1; issue 28
@@ -34,7 +44,8 @@ import argparse, re, sys
 from pathlib import Path
 
 VARIANTS = ('marks-required', 'dialogue-speech', 'two-rare-words', 'other-text', 'without-marks', 'without-quoted-word',
-            'without-names-rare', 'without-quotes-in-context', 'retells-neighbour', 'rare-word-once')
+            'without-names-rare', 'without-quotes-in-context', 'without-points-to-gold', 'retells-neighbour',
+            'rare-word-once', 'drop-not-trim', 'quoted-12', 'near-top-1', 'without-edge', 'right-optional')
 
 def patches(W, name):
     "The (object, attribute, new value) triples that make variant `name` out of the windows module `W`."
@@ -76,8 +87,26 @@ def patches(W, name):
     if name == 'without-quoted-word':
         d = W.rare_echo.__defaults__
         return [(W.rare_echo, '__defaults__', d[:-1] + (0,))]
+    if name.startswith('without-') and (n := name[8:].replace('-', '_')) in {ch.name for ch in W.CHECKS}:
+        return [(W, 'CHECKS', [ch for ch in W.CHECKS if ch.name != n]), (W, 'RULES', [r for r in W.RULES if r.name != n])]
     if name.startswith('without-') and name[8:].replace('-', '_') in {r.name for r in W.RULES}:
         return [(W, 'RULES', [r for r in W.RULES if r.name != name[8:].replace('-', '_')])]
+    if name == 'drop-not-trim':
+        def anywhere(ch):
+            return lambda c: any(ch.fails(c, x) for side in 'LR' for x, _ in c.reach(side))
+        names = {ch.name for ch in W.CHECKS}
+        return [(W, 'CHECKS', []), (W, 'RULES', [r for r in W.RULES if r.name not in names]
+                                                 + [W.Rule(ch.name, ch.outcome, anywhere(ch)) for ch in W.CHECKS])]
+    if name == 'quoted-12': return [(W, 'QUOTED_WORDS', 12)]
+    if name == 'near-top-1': return [(W.points_to_gold, '__defaults__', (1,))]
+    if name == 'without-edge':
+        never = re.compile(r'(?!)')
+        return [(W, 'DANGLING', never), (W, 'MIDSTART', never)]
+    if name == 'right-optional':
+        def beside_left(n):
+            return lambda c: c.cut['L'].stop == (0, n)
+        return [(W, 'RULES', [W.Rule(r.name, r.outcome, beside_left(r.name)) if r.name in {ch.name for ch in W.CHECKS}
+                              else r for r in W.RULES])]
     if name == 'rare-word-once':
         d = W.rare_echo.__defaults__
         return [(W.rare_echo, '__defaults__', (d[0], 1, d[2])), (W.unquoted_echo, '__defaults__', (1,))]
@@ -124,12 +153,13 @@ def main():
         try: now = build()
         finally:
             for o, n, v in undo: setattr(o, n, v)
-        gone = [i for i in today if today[i] != now.get(i)]           # removed, or changed (its reading no longer holds)
+        gone = [i for i in today if i not in now]
+        changed = [i for i in today if i in now and today[i] != now[i]]   # its reading no longer holds
         got = [i for i in now if today.get(i) != now[i]]
-        labels = pd.Series([known[i] for i in gone if i in known], dtype=object).value_counts().to_dict()
+        read_as = lambda ids: pd.Series([known[i] for i in ids if i in known], dtype=object).value_counts().to_dict()
         back = pd.Series([read[(home(i), now[i])] for i in got if (home(i), now[i]) in read],
                          dtype=object).value_counts().to_dict()
-        print(f'{name}: {len(now)} windows; {len(gone)} of today\'s removed or changed, {len(got)} new or changed; '
-              f'of those removed or changed, read as: {labels}; of those new or changed, read before (as they would be) as: {back}')
+        print(f'{name}: {len(now)} windows; of today\'s, {len(gone)} removed, read as {read_as(gone)}; {len(changed)} '
+              f'changed, read as {read_as(changed)}; {len(got)} new or changed, read before (as they would be) as {back}')
 
 if __name__ == '__main__': main()

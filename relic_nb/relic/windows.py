@@ -12,9 +12,11 @@ from functools import cached_property
 from fastcore.basics import patch
 from pathlib import Path
 from typing import Callable, NamedTuple
+import numpy as np
 import pandas as pd
 from rapidfuzz import fuzz
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+from ..bm25 import FastBM25, tokenize
 from ..config import Profile, WindowsSettings, atomic_path, get_profile, paths, write_csv
 from ..corpus import Corpus, has_role
 from .align import (Block, QRATIO_MIN, align_path, covered, kept_pairs, norm, qratio, read_alignment,
@@ -24,20 +26,21 @@ from .task import write_beir, write_relic
 
 # %% auto #0
 __all__ = ['NGRAM', 'MARKED_WORDS', 'SET_OFF_WORDS', 'FRAGMENT_WORDS', 'FRAGMENT_MIN', 'OWN_SHARE', 'EDGE_RUN', 'NEAR',
-           'RETELL_SHARE', 'NOVEL_SHARE', 'RUN_ON_WORDS', 'RUN_ON_EDGE', 'RUN_ON_GAP', 'QUOTE_EXTRA', 'SPLIT_NEAR',
-           'EXACT_MIN', 'LOOKBACK', 'LOOKBACK_FRAGMENT', 'OTHER_TEXT', 'FRAGMENT_TEXT', 'VARIANT_HEADING', 'LEAD_WORDS',
-           'ATTRIBUTION', 'RARE_RUN', 'RARE_WORD', 'RARE_QUOTED', 'RARE_NAME', 'QUOTED_WORDS', 'RULES', 'OUTCOMES',
-           'ANOTHER_TEXT', 'PAPER_TABLE1', 'PAPER_A9', 'word_ngrams', 'novel_share', 'word_stem', 'BookText',
-           'quoted_spans', 'has_quote_mark', 'opening_quote', 'marked_spans', 'paragraphs_of', 'marked_text',
-           'inside_quotes', 'set_off', 'is_marked', 'heading_led', 'unbracketed', 'lead_in', 'tail_out', 'gives_away',
-           'continues_quote', 'edge_trim', 'Extent', 'quotation_extent', 'Candidate', 'near_text', 'left_context',
-           'right_context', 'lead_words', 'tail_words', 'Rule', 'joined_too_long', 'too_long', 'skips_a_sentence',
+           'RETELL_SHARE', 'NOVEL_SHARE', 'DANGLING', 'MIDSTART', 'RUN_ON_WORDS', 'RUN_ON_EDGE', 'RUN_ON_GAP',
+           'QUOTE_EXTRA', 'SPLIT_NEAR', 'EXACT_MIN', 'LOOKBACK', 'LOOKBACK_FRAGMENT', 'OTHER_TEXT', 'FRAGMENT_TEXT',
+           'VARIANT_HEADING', 'LEAD_WORDS', 'ATTRIBUTION', 'RARE_RUN', 'RARE_WORD', 'RARE_QUOTED', 'RARE_NAME',
+           'NEAR_TOP', 'QUOTED_WORDS', 'CHECKS', 'RULES', 'OUTCOMES', 'ANOTHER_TEXT', 'PAPER_TABLE1', 'PAPER_A9',
+           'word_ngrams', 'novel_share', 'word_stem', 'BookText', 'quoted_spans', 'has_quote_mark', 'opening_quote',
+           'marked_spans', 'paragraphs_of', 'marked_text', 'inside_quotes', 'set_off', 'is_marked', 'heading_led',
+           'unbracketed', 'lead_in', 'tail_out', 'gives_away', 'continues_quote', 'edge_trim', 'Extent',
+           'quotation_extent', 'Candidate', 'near_text', 'left_context', 'right_context', 'lead_words', 'tail_words',
+           'Check', 'Cut', 'side_cut', 'context_cut', 'Rule', 'joined_too_long', 'too_long', 'skips_a_sentence',
            'runs_on', 'runs_past_gold', 'beyond', 'marks_go_on', 'goes_on_beside', 'split_by_tag', 'unmarked',
            'quotes_another_text', 'lead_only', 'one_sided', 'epigraph', 'repeats_gold', 'names_in', 'rare_echo',
-           'echoes_rare_phrase', 'unquoted_echo', 'gives_back_unquoted', 'rare_names', 'names_rare',
-           'quotes_in_context', 'judge', 'Window', 'window_of', 'build_window', 'source_fate', 'build_windows',
-           'outcomes_by_source', 'rules_table', 'to_relic', 'table1', 'windows_by_novel', 'quote_lengths',
-           'plot_quote_lengths', 'power_split', 'run_windows']
+           'echoes_rare_phrase', 'unquoted_echo', 'gives_back_unquoted', 'rare_names', 'names_rare', 'points_to_gold',
+           'quotes_in_context', 'beside', 'cut_to_lead', 'judge', 'Window', 'cut_note', 'window_of', 'build_window',
+           'source_fate', 'build_windows', 'outcomes_by_source', 'rules_table', 'to_relic', 'table1',
+           'windows_by_novel', 'quote_lengths', 'plot_quote_lengths', 'power_split', 'run_windows']
 
 # %% ../../nbs/05_windows.ipynb #af11bd33
 # a stretch of the critic's text is the novel's when its words lie in runs of this many novel words
@@ -65,9 +68,8 @@ def word_stem(w:str)->str:
 
 # %% ../../nbs/05_windows.ipynb #f15c6dfd
 class BookText:
-
     """A novel's word runs (hashed 5-grams, triples, pairs) and word stems, counted: how rare a phrase or a word of
-    it is."""
+    it is; and its sentences, for a BM25 ranking of them."""
     def __init__(self, sentences:list[str], n:int=NGRAM):
         ws = [w for s in sentences for w in norm(s).split()]
         self.grams, self.text = {hash(tuple(ws[k:k + n])) for k in range(len(ws) - n + 1)}, ' ' + ' '.join(ws) + ' '
@@ -75,11 +77,15 @@ class BookText:
         # word stems, counted: each distinct word stemmed once
         self.stems = Counter()
         for w, c in Counter(ws).items(): self.stems[word_stem(w)] += c
-        self._words = ws
+        self._words, self.sentences = ws, list(sentences)
     @cached_property
     def pairs(self)->Counter:
         "Word pairs (hashed), counted; built on first use (only a quoted pair of the gold's words asks)."
         return Counter(hash(g) for g in zip(self._words, self._words[1:]))
+    @cached_property
+    def bm25(self)->FastBM25:
+        "A BM25 index of the novel's sentences (`relic_nb.bm25`), built on first use (a context check asks)."
+        return FastBM25.from_spans(self.sentences, 1)
     def __contains__(self, g): return g in self.grams
     def has_run(self, s:str)->bool: return f' {norm(s)} ' in self.text
 
@@ -350,21 +356,31 @@ class Candidate:
     def lead(self)->str: return lead_words(self)
     @cached_property
     def tail(self)->str: return tail_words(self)
+    @cached_property
+    def cut(self)->dict: return context_cut(self)
 
 # %% ../../nbs/05_windows.ipynb #e4ee3d3d
 @patch(as_prop=True)
 def span(self:Candidate)->Block: return self.extent.gold
 @patch(as_prop=True)
 def n(self:Candidate)->int: return self.span.j1 - self.span.j0 + 1
+@patch
+def reach(self:Candidate, side:str)->list[tuple[str, int]]:
+    """The critic's prose on `side` ('L' or 'R'), from the quotation outward, at most `context` pieces: (text, critic
+    sentence) pairs, LEFT's lead-in or RIGHT's tail first."""
+    if side == 'L':
+        left = [(self.critic[i], i) for i in self.left[0]] + ([(self.lead, self.span.i0)] if self.lead else [])
+        return left[max(0, len(left) - self.context):][::-1]
+    right = ([(self.tail, self.span.i1)] if self.tail else []) + [(self.critic[i], i) for i in self.right[0]]
+    return right[:self.context]
 @patch(as_prop=True)
 def L(self:Candidate)->list[str]:
-    "LEFT as the window holds it: the critic's sentences and the lead-in, the last `context` of them."
-    left = [self.critic[i] for i in self.left[0]] + ([self.lead] if self.lead else [])
-    return left[max(0, len(left) - self.context):]
+    "LEFT as the window holds it: what the context checks leave of its reach (`cut`), in the critic's order."
+    return self.cut['L'].kept[::-1]
 @patch(as_prop=True)
 def R(self:Candidate)->list[str]:
-    "RIGHT as the window holds it: the tail and the critic's sentences, the first `context` of them."
-    return (([self.tail] if self.tail else []) + [self.critic[i] for i in self.right[0]])[:self.context]
+    "RIGHT as the window holds it: what the context checks leave of its reach (`cut`)."
+    return self.cut['R'].kept
 @patch(as_prop=True)
 def quoted_text(self:Candidate)->str:
     "The critic's quoted text: the quotation's sentences less the lead-in and the tail."
@@ -426,6 +442,37 @@ def tail_words(c:Candidate)->str:
     "The critic's words after the quotation in its last sentence (`tail_out`)."
     b = c.span
     return tail_out(c.critic[b.i1], c.gold_text) if c.extent.last == b.i1 + 1 else ''
+
+# %% ../../nbs/05_windows.ipynb #4d0b3a57
+class Check(NamedTuple):
+    "A test of one context sentence: its name, the outcome of a window it ends beside the quotation, and the test."
+    name:str
+    outcome:str
+    fails:Callable[[Candidate, str], bool]
+
+DANGLING = re.compile(r'(?:[,:—–-][\'"”’)\]]*|\w)$')   # ends on a comma, colon or dash, or on a bare word
+MIDSTART = re.compile(r'^(?:[\W_]*[a-z]|["”’\']?\s*(?:--|—))')   # starts in lower case, or on a mark and a dash
+
+class Cut(NamedTuple):
+    "What the checks leave of one side (from the quotation outward), and where they stopped: (distance, check) or None."
+    kept:list[str]
+    stop:tuple[int, str]|None
+    edge:int                       # fragments then taken off the far end
+
+def side_cut(c:Candidate, side:str, checks:list[Check])->Cut:
+    "The sentences of `side`'s reach before the first one a check fails, less fragments at the far end."
+    kept, stop = [], None
+    for k, (x, _) in enumerate(c.reach(side)):
+        if f := next((ch.name for ch in checks if ch.fails(c, x)), None): stop = (k, f); break
+        kept.append(x)
+    n, frag = len(kept), DANGLING if side == 'R' else MIDSTART
+    while len(kept) > 1 and (frag.search if side == 'R' else frag.match)(kept[-1].strip()): kept.pop()
+    return Cut(kept, stop, n - len(kept))
+
+def context_cut(c:Candidate, checks:list[Check]|None=None)->dict[str, Cut]:
+    "Each side's `Cut` under `checks` (default `CHECKS`, *The list* below; in this notebook, none until it is defined)."
+    checks = globals().get('CHECKS', []) if checks is None else checks
+    return {side: side_cut(c, side, checks) for side in 'LR'}
 
 # %% ../../nbs/05_windows.ipynb #a6eea3e8
 class Rule(NamedTuple):
@@ -561,8 +608,9 @@ def lead_only(left:list[str], max_words:int=LEAD_WORDS)->bool:
     return len(left) == 1 and len(words(left[0])) <= max_words and not _FRAMED.search(left[0].strip())
 
 def one_sided(c:Candidate)->bool:
-    "LEFT or RIGHT is empty, or LEFT is only a lead-in fragment."
-    return not c.L or not c.R or lead_only(c.L)
+    "The critic's prose reaches nothing on a side, or on the left only a lead-in fragment."
+    left = [x for x, _ in c.reach('L')][::-1]
+    return not left or not c.reach('R') or lead_only(left)
 
 # %% ../../nbs/05_windows.ipynb #bae18fe6
 def epigraph(c:Candidate)->bool:
@@ -571,9 +619,9 @@ def epigraph(c:Candidate)->bool:
                for k in (c.extent.first, c.extent.last))
 
 # %% ../../nbs/05_windows.ipynb #ae439552
-def repeats_gold(c:Candidate)->bool:
-    "A context sentence repeats (part of) a gold sentence."
-    return any(gives_away(x, g) for x in c.L + c.R for g in c.gold)
+def repeats_gold(c:Candidate, x:str)->bool:
+    "Context sentence `x` repeats (part of) a gold sentence."
+    return any(gives_away(x, g) for g in c.gold)
 
 # %% ../../nbs/05_windows.ipynb #77eb0712
 RARE_RUN = 2          # a run of words that occurs at most this often in the whole novel is the gold's own phrase
@@ -618,9 +666,9 @@ def rare_echo(context:str, gold:str, book:BookText, max_count:int=RARE_RUN, max_
             out.add(w)
     return sorted(out)
 
-def echoes_rare_phrase(c:Candidate)->bool:
-    "A context sentence repeats a rare phrase or word of the gold (`rare_echo`)."
-    return c.book is not None and any(rare_echo(x, c.gold_text, c.book) for x in c.L + c.R)
+def echoes_rare_phrase(c:Candidate, x:str)->bool:
+    "Context sentence `x` repeats a rare phrase or word of the gold (`rare_echo`)."
+    return c.book is not None and bool(rare_echo(x, c.gold_text, c.book))
 
 # %% ../../nbs/05_windows.ipynb #b54718ec
 def unquoted_echo(context:str, gold:str, quoted:str, book:BookText, max_word:int=RARE_WORD)->list[str]:
@@ -636,9 +684,9 @@ def unquoted_echo(context:str, gold:str, quoted:str, book:BookText, max_word:int
     out |= {w for w in cw if word_stem(w) in rare}
     return sorted(out)
 
-def gives_back_unquoted(c:Candidate)->bool:
-    "A context sentence gives back rare words of the gold that the critic did not quote (`unquoted_echo`)."
-    return c.book is not None and any(unquoted_echo(x, c.gold_text, c.quoted_text, c.book) for x in c.L + c.R)
+def gives_back_unquoted(c:Candidate, x:str)->bool:
+    "Context sentence `x` gives back rare words of the gold that the critic did not quote (`unquoted_echo`)."
+    return c.book is not None and bool(unquoted_echo(x, c.gold_text, c.quoted_text, c.book))
 
 # %% ../../nbs/05_windows.ipynb #cd10727c
 RARE_NAME = 10        # a name of the gold (capitalised, 4+ letters) the context names, that the novel has this often
@@ -650,17 +698,46 @@ def rare_names(context:str, gold:str, book:BookText, max_count:int=RARE_NAME)->l
     return sorted(w for w in cap(gold) & cap(context) if w not in ENGLISH_STOP_WORDS
                   and book.stems[word_stem(w)] <= max_count)
 
-def names_rare(c:Candidate)->bool:
-    "A context sentence repeats a capitalised word of the gold (a name) that the novel has only a few times."
-    return c.book is not None and any(rare_names(x, c.gold_text, c.book) for x in c.L + c.R)
+def names_rare(c:Candidate, x:str)->bool:
+    "Context sentence `x` repeats a capitalised word of the gold (a name) that the novel has only a few times."
+    return c.book is not None and bool(rare_names(x, c.gold_text, c.book))
 
-QUOTED_WORDS = 12     # a stretch in quotation marks this long (words) in LEFT or RIGHT is a quoted sentence, not prose
+NEAR_TOP = 3          # BM25's first sentence for a context sentence lies this close to the gold (sentences): a leak
 
-def quotes_in_context(c:Candidate)->bool:
-    "LEFT or RIGHT holds one quoted stretch of at least `QUOTED_WORDS` words (another quotation beside the gold)."
-    return any(len(words(s[x:y])) >= QUOTED_WORDS for s in c.L + c.R for x, y in marked_spans(s))
+def points_to_gold(c:Candidate, x:str, near:int=NEAR_TOP)->bool:
+    "BM25 over the novel's sentences, with context sentence `x` as the query, ranks first one `near` the gold or in it."
+    if c.book is None: return False
+    s = c.book.bm25.get_scores(tokenize(x)); top = int(np.argmax(s))
+    return bool(s[top] > 0) and c.span.j0 - near <= top <= c.span.j1 + near
+
+QUOTED_WORDS = 8      # a stretch in quotation marks this long (words) in a context sentence is a quotation, not prose
+
+def quotes_in_context(c:Candidate, x:str)->bool:
+    "Context sentence `x` holds a quoted stretch of at least `QUOTED_WORDS` words (another quotation beside the gold)."
+    return any(len(words(x[a:b])) >= QUOTED_WORDS for a, b in marked_spans(x))
+
+# %% ../../nbs/05_windows.ipynb #b8e5d0c6
+def beside(name:str)->Callable[[Candidate], bool]:
+    "A rule: check `name` fails the sentence right beside the quotation on a side."
+    def drops(c:Candidate)->bool:
+        return any(cut.stop is not None and cut.stop == (0, name) for cut in c.cut.values())
+    drops.__doc__ = f"The sentence beside the quotation fails the context check `{name}`."
+    return drops
+
+def cut_to_lead(c:Candidate)->bool:
+    "What the checks leave of LEFT is only a lead-in fragment (the sentence before it failed one)."
+    return lead_only(c.L)
 
 # %% ../../nbs/05_windows.ipynb #16289a61
+CHECKS = [
+    Check('repeats_gold', 'leakage', repeats_gold),
+    Check('echoes_rare_phrase', 'leakage', echoes_rare_phrase),
+    Check('gives_back_unquoted', 'leakage', gives_back_unquoted),
+    Check('names_rare', 'leakage', names_rare),
+    Check('points_to_gold', 'leakage', points_to_gold),
+    Check('quotes_in_context', 'another quotation beside it', quotes_in_context),
+]
+
 RULES = [
     Rule('too_long', 'too long', too_long),
     Rule('joined_too_long', 'part of a longer quotation', joined_too_long),
@@ -673,11 +750,8 @@ RULES = [
     Rule('split_by_tag', 'part of a longer quotation', split_by_tag),
     Rule('one_sided', 'a side without context', one_sided),
     Rule('epigraph', 'a side without context', epigraph),
-    Rule('repeats_gold', 'leakage', repeats_gold),
-    Rule('echoes_rare_phrase', 'leakage', echoes_rare_phrase),
-    Rule('gives_back_unquoted', 'leakage', gives_back_unquoted),
-    Rule('names_rare', 'leakage', names_rare),
-    Rule('quotes_in_context', 'another quotation beside it', quotes_in_context),
+    *[Rule(ch.name, ch.outcome, beside(ch.name)) for ch in CHECKS],
+    Rule('cut_to_lead', 'a side without context', cut_to_lead),
 ]
 
 OUTCOMES = ['window', 'another text', 'filtered source',
@@ -699,11 +773,16 @@ class Window:
     right:list[str]
     i0:int              # the critic sentence where the quotation starts (the window's id)
     repaired:int        # critic sentences that joined the quotation because they repeat it
+    cut:str = ''        # the checks that ended a side ('L:points_to_gold R:edge'; edge: fragments taken off)
+
+def cut_note(c:Candidate)->str:
+    "Which checks ended the sides of a candidate, and where fragments were taken off: 'L:<check> R:edge', or ''."
+    return ' '.join(f'{s}:{k.stop[1] if k.stop else "edge"}' for s, k in c.cut.items() if k.stop or k.edge)
 
 def window_of(c:Candidate)->Window:
     "The window of a candidate that no rule drops."
     b = c.span
-    return Window(b.novel, b.j0, c.n, c.L, c.R, b.i0, c.extent.repaired)
+    return Window(b.novel, b.j0, c.n, c.L, c.R, b.i0, c.extent.repaired, cut_note(c))
 
 # %% ../../nbs/05_windows.ipynb #8324922d
 def build_window(block:Block, critic_sents:list[str], quoted:set[int], # critic sentence indices inside any block
@@ -745,7 +824,8 @@ def build_windows(profile:str|Profile,
         a = read_alignment(f); critic = a['critic']
         quoted = {i for b in a['blocks'] for i in range(b.i0, b.i1 + 1)}
         for b in a['blocks']:
-            fate = dict(critic=critic, novel=b.novel, i0=b.i0, i1=b.i1, j0=b.j0, j1=b.j1, outcome='window', rule='')
+            fate = dict(critic=critic, novel=b.novel, i0=b.i0, i1=b.i1, j0=b.j0, j1=b.j1, outcome='window', rule='',
+                        cut='')
             fates.append(fate)
             if why := source_fate(b, critic, kept, others): fate.update(outcome=why[0], rule=why[1]); continue
             if b.novel not in novels: novels[b.novel] = load_sentences(prof, b.novel)['sentences']
@@ -757,7 +837,7 @@ def build_windows(profile:str|Profile,
                           a.get('inline'), s.edge_cover, s.require_marked, s.exact_words, books[b.novel])
             rule = judge(c, rules)
             if rule: fate.update(outcome=rule.outcome, rule=rule.name); continue
-            w = window_of(c)
+            w = window_of(c); fate['cut'] = w.cut
             key = (w.novel, w.start, w.n, tuple(w.left), tuple(w.right))
             if key in seen: fate['outcome'] = 'duplicate'; continue
             seen.add(key)
@@ -765,8 +845,8 @@ def build_windows(profile:str|Profile,
             rows.append(dict(id=f'{w.novel}.{critic}.{w.i0}', critic=critic, split=split, title=works.title[w.novel],
                              **asdict(w)))
     win = pd.DataFrame(rows, columns=['id', 'critic', 'split', 'title', 'novel', 'start', 'n', 'left', 'right', 'i0',
-                                      'repaired'])
-    blocks = pd.DataFrame(fates, columns=['critic', 'novel', 'i0', 'i1', 'j0', 'j1', 'outcome', 'rule'])
+                                      'repaired', 'cut'])
+    blocks = pd.DataFrame(fates, columns=['critic', 'novel', 'i0', 'i1', 'j0', 'j1', 'outcome', 'rule', 'cut'])
     return win.sort_values('id', ignore_index=True), blocks
 
 # %% ../../nbs/05_windows.ipynb #2434b106
@@ -776,9 +856,14 @@ def outcomes_by_source(blocks:pd.DataFrame)->pd.DataFrame:
     return t.assign(blocks=t.sum(axis=1))[['blocks'] + OUTCOMES].reset_index()
 
 def rules_table(blocks:pd.DataFrame, rules:list[Rule]|None=None)->pd.DataFrame:
-    "Each rule in order, its outcome, and the block quotes it dropped (a block goes to the first rule that holds)."
+    """Each rule in order, its outcome, the block quotes it dropped (a block goes to the first rule that holds), and for
+    a context check the windows' sides it ended further off (`ended`; the last row: fragments taken off an edge)."""
     n = blocks.rule.value_counts()
-    return pd.DataFrame([dict(rule=r.name, outcome=r.outcome, dropped=int(n.get(r.name, 0))) for r in rules or RULES])
+    ends = pd.Series([e.split(':')[1] for c in blocks.get('cut', pd.Series(dtype=str)).fillna('') for e in c.split()],
+                     dtype=object).value_counts()
+    rows = [dict(rule=r.name, outcome=r.outcome, dropped=int(n.get(r.name, 0)),
+                 ended=int(ends.get(r.name, 0)) if r.name in {ch.name for ch in CHECKS} else 0) for r in rules or RULES]
+    return pd.DataFrame(rows + [dict(rule='edge', outcome='window', dropped=0, ended=int(ends.get('edge', 0)))])
 
 # %% ../../nbs/05_windows.ipynb #ecdfda27
 def to_relic(windows:pd.DataFrame, novel_sentences:dict[str, list[str]], titles:dict[str, str])->dict:
