@@ -81,11 +81,12 @@ class DatasetChecksSettings:
     min_run:int = 12                # shortest run of identical consecutive words that counts as a quotation
     samples:tuple = ('tune:100:1414', 'tune2:100:3011', 'tune3:100:4242', 'tune4:100:5757', 'tune5:100:6868',
                      'tune6:100:7979', 'tune7:100:8989', 'fresh:100:9090',
-                     'fresh2:100:2828', 'fresh3:100:3838')   # 'name:windows:seed', in order (fresh2, 3: issue 28)
+                     'fresh2:100:2828', 'fresh3:100:3838',
+                     'fresh4:100:4848')   # 'name:windows:seed', in order (fresh2-4: issue 28)
     excerpt_chars:int = 400         # characters of the critic's file shown each side of the quotation (whole lines)
     novel_neighbours:int = 3        # novel sentences shown before and after the gold
     verified:str = 'verified:1000:6060'   # 'name:windows:seed' of the second reading of the windows read ok
-    audit:str = 'audit:60:6161'         # 'name:windows:seed' of a third reading of the verified tier (read ok twice)
+    audits:tuple = ('audit:60:6161', 'audit2:60:6262:40')  # audits of the verified tier, 'name:windows:seed[:mixed]'
 
 @dataclass(frozen=True)
 class QuoteTypesSettings:
@@ -240,9 +241,9 @@ class Profile:
     rehearsal:RehearsalSettings = RehearsalSettings()
 
 # %% ../nbs/00_config.ipynb #c0f1a00a
-_TINY_SAMPLES = ('tune:2:1414', 'tune2:2:3011', 'tune3:2:4242', 'tune4:2:5757', 'tune5:2:6868', 'tune6:1:7979',
+_TINY_SAMPLES = ('tune:2:1414', 'tune2:2:3011', 'tune3:2:4242', 'tune4:2:5757', 'tune5:2:6868', 'tune6:0:7979',
                  'tune7:0:8989',
-                 # the fixtures make 12 windows: 2 in each tuning sample (1 or 0 in the last), the rest fresh
+                 # the fixtures make 11 windows: 2 in each of the first five tuning samples, the rest fresh
                  'fresh:100:9090')
 
 PROFILES = {p.name: p for p in [

@@ -418,18 +418,19 @@ def sample_markdown(name:str, seed:int, sample:list[ReadWindow], labels_f:Path, 
     return head + '\n\n'.join(window_markdown(k + 1, w) for k, w in enumerate(sample)) + '\n'
 
 class Sample(NamedTuple):
-
-    "A strict precision sample: its name, how many windows it draws, and the seed of the draw."
+    """A strict precision sample: its name, how many windows it draws, the seed of the draw, and (a reading of the
+    verified tier) how many windows read as not `ok` are mixed in blind."""
     name:str
     size:int
     seed:int
+    mixed:int = 0
 
 # %% ../../nbs/06_dataset_checks.ipynb #d7a5cdfb
 def sample_of(spec:str, setting:str='dataset_checks.samples')->Sample:
-    "The `Sample` of a 'name:windows:seed' spec; refuses another shape, naming the setting."
-    m = re.fullmatch(r'(\w+):(\d+):(\d+)', spec)
+    "The `Sample` of a 'name:windows:seed' or 'name:windows:seed:mixed' spec; refuses another, naming the setting."
+    m = re.fullmatch(r'(\w+):(\d+):(\d+)(?::(\d+))?', spec)
     if not m: raise ValueError(f"{setting}: {spec!r} is not 'name:windows:seed' (e.g. 'fresh:100:9090')")
-    return Sample(m[1], int(m[2]), int(m[3]))
+    return Sample(m[1], int(m[2]), int(m[3]), int(m[4] or 0))
 
 def precision_samples(settings:DatasetChecksSettings)->list[Sample]:
     "The samples of `settings.samples` ('name:windows:seed'), in drawing order."
@@ -487,10 +488,10 @@ def recall_scan(prof:Profile, critic_slugs:list[str], novel_sents:dict)->tuple[p
     return acc, recall, (1 - (acc.outcome == 'missed').mean() if len(acc) else 1.0)
 
 def draw_samples(prof:Profile, windows:list[ReadWindow], novel_sents:dict)->tuple[dict, dict]:
-    """The strict samples, drawn in order, each leaving out the windows of those before it: their (size, seed)
-    and their windows with the critic's and the novel's text beside them. A sample whose labels exist is the windows
-    its reader labelled that are unchanged since, where the draw has moved since the reading (a window that is new or
-    changed enters unread)."""
+    """The strict samples, drawn in order, each leaving out the windows drawn before it and those a reading holds as
+    they are now: their (size, seed) and their windows with the critic's and the novel's text beside them. A sample
+    whose labels exist is the windows its reader labelled that are unchanged since, where the draw has moved since the
+    reading. A window that is new or changed since it was read enters unread: a later sample may draw it."""
     s = prof.dataset_checks
     draws = {x.name: (x.size, x.seed) for x in precision_samples(s)}
     drawn, read_before, keys = {}, set(), {w.id: w.key for w in windows}
@@ -498,8 +499,7 @@ def draw_samples(prof:Profile, windows:list[ReadWindow], novel_sents:dict)->tupl
         f = strict_labels(prof, name)
         read = set(current_labels(f, keys)[0].index) if f.exists() else set()
         drawn[name] = read_draw(windows, *draws[name], read, exclude=read_before)
-        if f.exists(): read_before |= set(pd.read_csv(f, sep='\t', dtype=str, keep_default_na=False).id)
-        read_before |= {w.id for w in drawn[name]}
+        read_before |= read | {w.id for w in drawn[name]}
     read = {w.id: w for w in with_sources(prof, list({w.id: w for d in drawn.values() for w in d}.values()),
                                              s.excerpt_chars, s.novel_neighbours, novel_sents)}
     return draws, {name: [read[w.id] for w in d] for name, d in drawn.items()}
@@ -544,22 +544,29 @@ def _without_kappa(agreement:pd.DataFrame)->pd.DataFrame:
 
 def reread_check(prof:Profile, windows:list[ReadWindow], reference:pd.DataFrame, # the verdicts being read again
                  pool:set[str], # the ids of `reference` a sample is drawn from
-                 setting:str, # 'verified' or 'audit': the `dataset_checks` spec of the sample
-                 labels:str, keys:dict, novel_sents:dict)->pd.DataFrame|None:
-    """Writes the sheet of a reading of windows read before (`read_draw` of `pool`), its labels in
-    `strict_labels(prof, labels)`; returns how they agree with `reference` (None until there are labels)."""
-    s = prof.dataset_checks
-    name, size, seed = sample_of(getattr(s, setting), f'dataset_checks.{setting}')
+                 sample:Sample, labels:str, keys:dict, novel_sents:dict,
+                 others:set[str]=frozenset(), # ids read as not `ok`, of which `sample.mixed` are mixed in blind
+                )->pd.DataFrame|None:
+    """Writes the sheet of a reading of windows read before (`read_draw` of `pool`, and of `others` where the sample
+    mixes them in, in a seeded order), its labels in `strict_labels(prof, labels)`; returns how they agree with
+    `reference` (None until there are labels)."""
+    s, (name, size, seed, mixed) = prof.dataset_checks, sample
     if not pool: return None
     f = strict_labels(prof, labels)
     lab = current_labels(f, keys)[0] if f.exists() else None
-    read = set(lab.index) & pool if lab is not None else set()
-    drawn = with_sources(prof, read_draw([w for w in windows if w.id in pool], size, seed, read), s.excerpt_chars,
-                         s.novel_neighbours, novel_sents)
-    reading_sheet(prof, name, seed, drawn, keys, labels=labels)
+    read = set(lab.index) if lab is not None else set()
+    draw = lambda ids, n, sd: read_draw([w for w in windows if w.id in ids], n, sd, read & ids) if n else []
+    main, mix = draw(pool, size, seed), draw(others, mixed, seed + 1)
+    both = [(main + mix)[k] for k in np.random.default_rng(seed).permutation(len(main) + len(mix))]
+    reading_sheet(prof, name, seed, with_sources(prof, both, s.excerpt_chars, s.novel_neighbours, novel_sents), keys,
+                  labels=labels)
     if lab is None: return None
-    agree = reader_agreement(reference.set_index('id')[['label', 'note']], lab, [w.id for w in drawn])
-    return _without_kappa(agree.assign(sample=name))
+    ref = reference.set_index('id')[['label', 'note']]
+    agree = reader_agreement(ref, lab, [w.id for w in main]).assign(sample=name)
+    if not mixed: return _without_kappa(agree)
+    tier = agree[agree.measure.isin(['windows read twice', 'ok, second reading'])].assign(
+        measure=['windows of the tier read', 'windows of the tier read ok'])
+    return pd.concat([tier, reader_agreement(ref, lab, [w.id for w in both]).assign(sample=name)], ignore_index=True)
 
 # %% ../../nbs/06_dataset_checks.ipynb #1dea4175
 def verified_check(prof:Profile, windows:list[ReadWindow], verdicts:pd.DataFrame, keys:dict,
@@ -568,18 +575,18 @@ def verified_check(prof:Profile, windows:list[ReadWindow], verdicts:pd.DataFrame
     `ok` as they are now: all of them when the sample is as large); returns how its labels agree with the first
     reading's (None until there are labels, or no `ok` window)."""
     ok = set(verdicts.id[verdicts.label == 'ok']) if len(verdicts) else set()
-    name = sample_of(prof.dataset_checks.verified, 'dataset_checks.verified').name
-    return reread_check(prof, windows, verdicts, ok, 'verified', f'{name}_second', keys, novel_sents)
+    sample = sample_of(prof.dataset_checks.verified, 'dataset_checks.verified')
+    return reread_check(prof, windows, verdicts, ok, sample, f'{sample.name}_second', keys, novel_sents)
 
 # %% ../../nbs/06_dataset_checks.ipynb #3906877b
-def audit_check(prof:Profile, windows:list[ReadWindow], verdicts:pd.DataFrame, keys:dict,
+def audit_check(prof:Profile, windows:list[ReadWindow], verdicts:pd.DataFrame, sample:Sample, keys:dict,
                 novel_sents:dict)->pd.DataFrame|None:
-    """Writes the sheet of the audit (`dataset_checks.audit`: a seeded sample of the verified tier, `verified_ids`, read
-    once more, blind; once read, the windows of the tier the auditor read); returns how its labels agree with the
-    tier's `ok` (None until there are labels)."""
+    """Writes the sheet of an audit (`sample`, one of `dataset_checks.audits`: a seeded sample of the verified tier,
+    `verified_ids` of `verdicts`, read once more, blind, with `sample.mixed` windows `verdicts` hold as not `ok`; once
+    read, the windows the auditor read); returns how its labels agree with `verdicts` (None until there are labels)."""
     ok = verified_ids(verdicts) if len(verdicts) else set()
-    name = sample_of(prof.dataset_checks.audit, 'dataset_checks.audit').name
-    return reread_check(prof, windows, verdicts, ok, 'audit', name, keys, novel_sents)
+    bad = set(verdicts.id[verdicts.label != 'ok']) if len(verdicts) else set()
+    return reread_check(prof, windows, verdicts, ok, sample, sample.name, keys, novel_sents, others=bad)
 
 # %% ../../nbs/06_dataset_checks.ipynb #8f35560a
 def run_checks(profile:str|Profile)->dict:
@@ -604,14 +611,18 @@ def run_checks(profile:str|Profile)->dict:
     firsts = {n: strict_labels(prof, n) for n in draws}
     verified = verified_check(prof, windows, strict_verdicts(windows, firsts), keys, novel_sents)
     _write_or_remove(verified, P.results/'strict_verified_agreement.csv')
-    # every window read as it is, by every reading (12 and 13 read it): first and second readings, then the audit's,
-    # which measures the tier before it (a window the audit finds wanting leaves the tier after)
+    # every window read as it is, by every reading (12 and 13 read it): first and second readings, then the audits',
+    # each of which measures the tier before it (a window an audit finds wanting leaves the tier after)
     s = prof.dataset_checks
-    later = {n: strict_labels(prof, n) for n in [f'{x}_second' for x in [*draws, sample_of(s.verified).name]]}
-    audit = audit_check(prof, windows, strict_verdicts(windows, firsts | later), keys, novel_sents)
+    read = firsts | {n: strict_labels(prof, n) for n in [f'{x}_second' for x in [*draws, sample_of(s.verified).name]]}
+    audits = []
+    for spec in s.audits:
+        a = sample_of(spec, 'dataset_checks.audits')
+        audits.append(audit_check(prof, windows, strict_verdicts(windows, read), a, keys, novel_sents))
+        read[a.name] = strict_labels(prof, a.name)
+    audit = pd.concat(audits, ignore_index=True) if any(x is not None for x in audits) else None
     _write_or_remove(audit, P.results/'strict_audit_agreement.csv')
-    audited = sample_of(s.audit).name
-    verdicts = strict_verdicts(windows, firsts | later | {audited: strict_labels(prof, audited)})
+    verdicts = strict_verdicts(windows, read)
     _write_or_remove(verdicts if len(verdicts) else None, P.results/'strict_verdicts.csv')
     return dict(runs=acc, recall=recall, accounted=accounted, samples=samples, labels=labelled, stale=stale,
                 notes=notes, precision=table, agreement=pd.concat(agree) if agree else None,
