@@ -505,7 +505,7 @@ def dataset_section(rep:Report)->pd.DataFrame|None:
 
 # %% ../nbs/12_report.ipynb #5760ee3d
 def strict_sections(rep:Report):
-    "The strict readings: each sample's precision, the readers' agreement, the verified tier's two readings and audit."
+    "The strict readings: each sample's precision, the readers' agreement, the verified tier's two readings and audits."
     # written only once readers have labelled
     sp, ag = rep.P.results/'strict_precision.csv', rep.P.results/'strict_agreement.csv'
     if sp.exists():
@@ -521,9 +521,11 @@ def strict_sections(rep:Report):
                 "of `ok` (Wilson).")
     for f, what in (('strict_verified_agreement.csv', 'The second reading of every window a first reading held as '
                      '`ok` (`strict_verified_agreement.csv`), against that first reading:'),
-                    ('strict_audit_agreement.csv', 'The audit of the verified tier (windows two readings hold as '
-                     '`ok`): a third, blind reading of a seeded sample (`strict_audit_agreement.csv`); its share of '
-                     "`ok` is the tier's precision:")):
+                    ('strict_audit_agreement.csv', 'The audits of the verified tier (windows two readings hold as '
+                     '`ok`): each a further, blind reading of a seeded sample of the tier as it stood '
+                     "(`strict_audit_agreement.csv`, one `sample` each); its share of `ok` is the tier's precision. "
+                     'An audit that mixed windows read as not `ok` into its sheet also gives Cohen\'s kappa over the '
+                     'whole sheet:')):
         if (rep.P.results/f).exists(): rep.add(what, md(pd.read_csv(rep.P.results/f), floatfmt='.4g'))
 
 # %% ../nbs/12_report.ipynb #9e70818e
