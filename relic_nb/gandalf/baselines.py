@@ -17,10 +17,11 @@ from .data import GandalfData, load_gandalf, gandalf_corpus, book_paragraphs, re
 
 # %% auto #0
 __all__ = ['COLUMNS', 'SMOLLM2_GGUF', 'column_of', 'pairs', 'Baseline', 'evaluate', 'accuracy_table', 'RandomBaseline',
-           'TfidfBaseline', 'smollm2_folder', 'load_causal_lm', 'continuation_logprobs', 'shared_prompts',
-           'length_chunks', 'prompt_cache', 'option_rows', 'row_logprobs', 'score_questions', 'question_logprobs',
-           'read_book', 'QueryOnlyLM', 'BookMemoryLM', 'sample_questions', 'pick_books', 'plot_accuracy_by_level',
-           'book_reader', 'lm_baselines', 'baseline_notes', 'gandalf_tables', 'run_gandalf_baselines']
+           'TfidfBaseline', 'smollm2_folder', 'load_causal_lm', 'continuation_logprobs', 'cast_for_autocast',
+           'shared_prompts', 'by_length', 'prompt_cache', 'option_rows', 'row_logprobs', 'score_questions',
+           'question_logprobs', 'read_book', 'QueryOnlyLM', 'BookMemoryLM', 'sample_questions', 'pick_books',
+           'plot_accuracy_by_level', 'book_reader', 'lm_baselines', 'baseline_notes', 'gandalf_tables',
+           'run_gandalf_baselines']
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #bc72c75e
 COLUMNS = ['Name2Desc', 'Desc2Name', 'Name2Desc-Rep', 'Desc2Name-Rep']
@@ -230,6 +231,27 @@ def _layers(cache)->list:
     "[(keys, values)] per layer of a past-key-values object of any transformers version."
     return [(l.keys, l.values) for l in cache.layers] if hasattr(cache, 'layers') else [tuple(l[:2]) for l in cache]
 
+# %% ../../nbs/11_gandalf_baselines.ipynb #5d3e8b40
+def cast_for_autocast(model, dtype=None):
+    """`model` (changed in place) with its linear layers' weights stored in `dtype` (default bfloat16) and an untied
+    `dtype` copy of its output head, for use under autocast at `dtype` only."""
+    import torch
+    dtype = dtype or torch.bfloat16
+    if getattr(model, '_relic_cast', None) == dtype: return model
+    _body_head(model)                               # whether head(body(x)) is the model: decided in float32, once
+    head = model.get_output_embeddings()
+    for mod in model.modules():
+        if isinstance(mod, torch.nn.Linear) and mod is not head:
+            mod.weight.data = mod.weight.data.to(dtype)
+            if mod.bias is not None: mod.bias.data = mod.bias.data.to(dtype)
+    if isinstance(head, torch.nn.Linear):
+        own = torch.nn.Linear(head.in_features, head.out_features, bias=head.bias is not None, dtype=dtype)
+        own.weight.data = head.weight.data.to(dtype)
+        if head.bias is not None: own.bias.data = head.bias.data.to(dtype)
+        model.set_output_embeddings(own); model.config.tie_word_embeddings = False
+    model._relic_cast = dtype
+    return model
+
 # %% ../../nbs/11_gandalf_baselines.ipynb #c8fc731f
 def shared_prompts(tok, questions:list[tuple[list[str], list[str]]])->list[tuple[list, list, int]]:
     """Per question: its options' token ids, the first scored position of each, and the number of first tokens all
@@ -244,60 +266,69 @@ def shared_prompts(tok, questions:list[tuple[list[str], list[str]]])->list[tuple
         enc.append((ids, starts, n))
     return enc
 
-def length_chunks(enc:list, max_rows:int)->list[list[int]]:
-    """The questions in batches of at most `max_rows` option rows, shortest unshared part first (so that a batch
-    pads little)."""
-    order = sorted(range(len(enc)), key=lambda j: max(map(len, enc[j][0])) - enc[j][2])
-    chunks, cur = [], []
-    for j in order:
-        if cur and (len(cur) + 1) * len(enc[j][0]) > max_rows: chunks.append(cur); cur = []
-        cur.append(j)
-    if cur: chunks.append(cur)
-    return chunks
+def by_length(items:list, length, size:int)->list[list]:
+    "`items` sorted by `length` (shortest first, stable), in batches of at most `size`: a batch pads little."
+    items = sorted(items, key=length)
+    return [items[k:k + size] for k in range(0, len(items), size)]
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #e513ae28
 def _ones(r:int, n:int):
     import torch
     return torch.ones((r, n), dtype=torch.long)
 
-def prompt_cache(model, body, tok, enc:list, ch:list[int], memory)->tuple[list|None, int]:
-    """The key/value cache after the shared prompts of the batch `ch` (right-padded, read after the book's
-    `memory`), and the padded prompt length."""
+def prompt_cache(model, body, tok, enc:list, ch:list[int], memory)->list[list|None]:
+    """Per question of the batch `ch`: the keys and values of its shared prompt, read after the book's `memory`
+    (the memory's own keys and values left out), or None where its options share no first token."""
     import torch
     past0, pos0 = memory if memory is not None else (None, 0)
     M = past0[0][0].shape[2] if past0 else 0
     k, C = len(ch), max(enc[j][2] for j in ch)
+    if not C: return [None] * k
     past = [(a.expand(k, -1, -1, -1), b.expand(k, -1, -1, -1)) for a, b in past0] if past0 else None
-    if C:
-        x = torch.full((k, C), tok.pad_token_id, dtype=torch.long)
-        for r, j in enumerate(ch): x[r, :enc[j][2]] = torch.tensor(enc[j][0][0][:enc[j][2]])
-        kw = (dict(past_key_values=_as_cache(model, past),
-                   attention_mask=torch.cat([_ones(k, M), _ones(k, C)], 1)) if past else {})
-        past = _layers(body(input_ids=x, position_ids=(pos0 + torch.arange(C))[None].expand(k, -1),
-                            use_cache=True, **kw).past_key_values)
-    return past, C
+    x = torch.full((k, C), tok.pad_token_id, dtype=torch.long)
+    for r, j in enumerate(ch): x[r, :enc[j][2]] = torch.tensor(enc[j][0][0][:enc[j][2]])
+    kw = dict(past_key_values=_as_cache(model, past), attention_mask=torch.cat([_ones(k, M), _ones(k, C)], 1)) if past else {}
+    kv = _layers(body(input_ids=x, position_ids=(pos0 + torch.arange(C))[None].expand(k, -1), use_cache=True,
+                      **kw).past_key_values)
+    return [[(a[r:r + 1, :, M:M + enc[j][2]], b[r:r + 1, :, M:M + enc[j][2]]) for a, b in kv] if enc[j][2] else None
+            for r, j in enumerate(ch)]
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #b48d0c9f
-def option_rows(tok, enc:list, ch:list[int], M:int, C:int, pos0:int):
-    """The batch's options as rows after their prompts: (question row, question, option) per row, the padded ids,
-    the attention mask over memory, prompt and option, and the positions."""
+def option_rows(tok, enc:list, rows:list[tuple[int, int]], prompts:dict, memory):
+    """A batch of options, (question, option) each, as rows after their questions' prompts: the padded ids, the keys
+    and values before them (the book's memory, then each row's prompt, right-padded), the attention mask over memory,
+    prompt and option, and the positions."""
     import torch
-    rows = [(r, j, i) for r, j in enumerate(ch) for i in range(len(enc[j][0]))]
-    R, L = len(rows), max(len(enc[j][0][i]) - enc[j][2] for _, j, i in rows)
+    past0, pos0 = memory if memory is not None else (None, 0)
+    M = past0[0][0].shape[2] if past0 else 0
+    R, C = len(rows), max(enc[j][2] for j, _ in rows)
+    L = max(len(enc[j][0][i]) - enc[j][2] for j, i in rows)
     x = torch.full((R, L), tok.pad_token_id, dtype=torch.long)
     mask = torch.zeros((R, M + C + L), dtype=torch.long); mask[:, :M] = 1
     posn = torch.zeros((R, L), dtype=torch.long)
-    for t, (r, j, i) in enumerate(rows):
+    for t, (j, i) in enumerate(rows):
         s, n = enc[j][0][i], enc[j][2]
         x[t, :len(s) - n] = torch.tensor(s[n:]); mask[t, M:M + n] = 1; mask[t, M + C:M + C + len(s) - n] = 1
         posn[t] = pos0 + n + torch.arange(L)
-    return rows, x, mask, posn
+    if not (M or C): return x, mask[:, M + C:], posn, None
+    ref = past0 or next(p for p in prompts.values() if p)   # a (keys, values) per layer: their shapes and type
+    past = []
+    for layer, pair in enumerate(ref):
+        kv = []
+        for w, t0 in enumerate(pair):
+            t = t0.new_zeros((R, t0.shape[1], M + C, t0.shape[3]))
+            if M: t[:, :, :M] = past0[layer][w]
+            for r, (j, _) in enumerate(rows):
+                if prompts.get(j): t[r, :, M:M + enc[j][2]] = prompts[j][layer][w][0]
+            kv.append(t)
+        past.append(tuple(kv))
+    return x, mask, posn, past
 
-def row_logprobs(head, h, enc:list, rows:list)->np.ndarray:
-    "Each row's summed log-probability of its scored tokens, from the body's last hidden states `h`."
+def row_logprobs(head, h, enc:list, rows:list[tuple[int, int]])->np.ndarray:
+    "Each row's (question, option) summed log-probability of its scored tokens, from the body's last hidden states `h`."
     import torch
     sel_r, sel_c, tgt = [], [], []
-    for t, (r, j, i) in enumerate(rows):
+    for t, (j, i) in enumerate(rows):
         s, st, n = enc[j][0][i], enc[j][1][i], enc[j][2]
         sel_r += [t] * (len(s) - st); sel_c += range(st - 1 - n, len(s) - 1 - n); tgt += s[st:]
     logp = torch.log_softmax(head(h[torch.tensor(sel_r, dtype=torch.long),
@@ -309,13 +340,12 @@ def row_logprobs(head, h, enc:list, rows:list)->np.ndarray:
 # per question: (prefixes, continuations) of its options
 def score_questions(model, tok, questions:list[tuple[list[str], list[str]]],
                     memory=None, # (past key/values, next position) of a book
-                    # options scored in one forward pass: one question (10), or several of similar length
-                    max_rows:int=10,
+                    max_rows:int=10, # option rows scored in one forward pass (and shared prompts read in one)
                     stats:dict|None=None, # its 'tokens' grows by the tokens run through the model
                     )->list[np.ndarray]:
     """`continuation_logprobs` of every question's options, computed once for what they share: each question's common
-    first tokens (after the book's memory) once, then its options from that cached prompt, several questions per
-    batch."""
+    first tokens (after the book's memory) once, then the options of all the questions from those cached prompts,
+    `max_rows` at a time, the options of similar length together."""
     import torch
     split = _body_head(model)
     if split is None: return [continuation_logprobs(model, tok, p, c, memory) for p, c in questions]
@@ -323,22 +353,17 @@ def score_questions(model, tok, questions:list[tuple[list[str], list[str]]],
     enc = shared_prompts(tok, questions)
     if stats is not None: stats['tokens'] = stats.get('tokens', 0) + sum(n + sum(len(s) - n for s in ids)
                                                                          for ids, _, n in enc)
-    past0, pos0 = memory if memory is not None else (None, 0)
-    M = past0[0][0].shape[2] if past0 else 0
-    out = [None] * len(questions)
+    out = [np.zeros(len(ids)) for ids, _, _ in enc]
     with torch.inference_mode():
-        for ch in length_chunks(enc, max_rows):
-            past, C = prompt_cache(model, body, tok, enc, ch, memory)
-            rows, x, mask, posn = option_rows(tok, enc, ch, M, C, pos0)
-            kw = {}
-            if past:                                              # every option reads its question's cached prompt
-                q_of = torch.tensor([r for r, _, _ in rows])
-                kw = dict(past_key_values=_as_cache(model, [(a.index_select(0, q_of), b.index_select(0, q_of))
-                                                            for a, b in past]))
-            else: mask = mask[:, M + C:]
+        prompts = {}
+        for ch in by_length([j for j in range(len(enc)) if enc[j][2]], lambda j: enc[j][2], max_rows):
+            prompts.update(zip(ch, prompt_cache(model, body, tok, enc, ch, memory)))
+        rows = [(j, i) for j in range(len(enc)) for i in range(len(enc[j][0]))]
+        for batch in by_length(rows, lambda r: len(enc[r[0]][0][r[1]]) - enc[r[0]][2], max_rows):
+            x, mask, posn, past = option_rows(tok, enc, batch, prompts, memory)
+            kw = dict(past_key_values=_as_cache(model, past)) if past else {}
             h = body(input_ids=x, attention_mask=mask, position_ids=posn, use_cache=bool(past), **kw).last_hidden_state
-            sums, t = row_logprobs(head, h, enc, rows), 0
-            for j in ch: m = len(enc[j][0]); out[j] = sums[t:t + m]; t += m
+            for (j, i), v in zip(batch, row_logprobs(head, h, enc, batch)): out[j][i] = v
     return out
 
 # %% ../../nbs/11_gandalf_baselines.ipynb #8edcb89f
@@ -389,7 +414,7 @@ class QueryOnlyLM(Baseline):
     name = 'lm_query_only'
     def __init__(self, model, tok, model_id:str,
                  precision:str='float32',    # 'float32', or 'bfloat16' (autocast: faster on CPUs with AMX)
-                 max_rows:int=10):           # options scored in one forward pass (`score_questions`): one question
+                 max_rows:int=10):           # option rows scored in one forward pass (`score_questions`)
         self.model, self.tok, self.model_id, self.precision = model, tok, model_id, inference_precision(precision)
         self.max_rows, self.stats = max_rows, dict(tokens=0, seconds=0.0)   # what scoring has run so far
     def autocast(self):
