@@ -287,7 +287,8 @@ def prompt_cache(model, body, tok, enc:list, ch:list[int], memory)->list[list|No
     past = [(a.expand(k, -1, -1, -1), b.expand(k, -1, -1, -1)) for a, b in past0] if past0 else None
     x = torch.full((k, C), tok.pad_token_id, dtype=torch.long)
     for r, j in enumerate(ch): x[r, :enc[j][2]] = torch.tensor(enc[j][0][0][:enc[j][2]])
-    kw = dict(past_key_values=_as_cache(model, past), attention_mask=torch.cat([_ones(k, M), _ones(k, C)], 1)) if past else {}
+    mask = torch.cat([_ones(k, M), _ones(k, C)], 1) if past else None
+    kw = dict(past_key_values=_as_cache(model, past), attention_mask=mask) if past else {}
     kv = _layers(body(input_ids=x, position_ids=(pos0 + torch.arange(C))[None].expand(k, -1), use_cache=True,
                       **kw).past_key_values)
     return [[(a[r:r + 1, :, M:M + enc[j][2]], b[r:r + 1, :, M:M + enc[j][2]]) for a, b in kv] if enc[j][2] else None
