@@ -21,7 +21,8 @@ range; passages of 1-5 sentences, distinct, top 10). Each variant changes one th
 The default was chosen as the variant with the best hit@5 on the tuning half (MRR breaking ties), with each encoder;
 the report half is printed beside it and was not used to choose. One claim is 3.6 points of a half: a variant ahead by
 one claim with one encoder and behind with the other (the length prior) does not replace the default. `ms` is the
-ranking time per claim in this process (index built). A check first confirms that the `hybrid` variant below ranks exactly as `EvidenceIndex.search` does.
+ranking time per claim in this process (index built). A check first confirms that the `hybrid` variant below ranks
+exactly as `EvidenceIndex.search` does.
 """
 import argparse, re, sys, time
 from collections import Counter
