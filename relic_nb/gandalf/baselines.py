@@ -417,6 +417,7 @@ class QueryOnlyLM(Baseline):
                  precision:str='float32',    # 'float32', or 'bfloat16' (autocast: faster on CPUs with AMX)
                  max_rows:int=10):           # option rows scored in one forward pass (`score_questions`)
         self.model, self.tok, self.model_id, self.precision = model, tok, model_id, inference_precision(precision)
+        if self.precision == 'bfloat16': cast_for_autocast(model)   # in place: the weights autocast casts each pass
         self.max_rows, self.stats = max_rows, dict(tokens=0, seconds=0.0)   # what scoring has run so far
     def autocast(self):
         "The arithmetic context of every forward pass (bfloat16 autocast, or a no-op for float32)."
