@@ -88,7 +88,8 @@ def patches(W, name):
         d = W.rare_echo.__defaults__
         return [(W.rare_echo, '__defaults__', d[:-1] + (0,))]
     if name.startswith('without-') and (n := name[8:].replace('-', '_')) in {ch.name for ch in W.CHECKS}:
-        return [(W, 'CHECKS', [ch for ch in W.CHECKS if ch.name != n]), (W, 'RULES', [r for r in W.RULES if r.name != n])]
+        return [(W, 'CHECKS', [ch for ch in W.CHECKS if ch.name != n]),
+                (W, 'RULES', [r for r in W.RULES if r.name != n])]
     if name.startswith('without-') and name[8:].replace('-', '_') in {r.name for r in W.RULES}:
         return [(W, 'RULES', [r for r in W.RULES if r.name != name[8:].replace('-', '_')])]
     if name == 'drop-not-trim':
@@ -160,6 +161,7 @@ def main():
         back = pd.Series([read[(home(i), now[i])] for i in got if (home(i), now[i]) in read],
                          dtype=object).value_counts().to_dict()
         print(f'{name}: {len(now)} windows; of today\'s, {len(gone)} removed, read as {read_as(gone)}; {len(changed)} '
-              f'changed, read as {read_as(changed)}; {len(got)} new or changed, read before (as they would be) as {back}')
+              f'changed, read as {read_as(changed)}; {len(got)} new or changed, read before (as they would be) as '
+              f'{back}')
 
 if __name__ == '__main__': main()

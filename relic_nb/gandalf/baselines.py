@@ -276,12 +276,16 @@ def _ones(r:int, n:int):
     import torch
     return torch.ones((r, n), dtype=torch.long)
 
+def _memory_parts(memory)->tuple[list|None, int, int]:
+    "A book's `memory` (or None) as its keys and values, the next position, and its length in tokens."
+    past0, pos0 = memory if memory is not None else (None, 0)
+    return past0, pos0, (past0[0][0].shape[2] if past0 else 0)
+
 def prompt_cache(model, body, tok, enc:list, ch:list[int], memory)->list[list|None]:
     """Per question of the batch `ch`: the keys and values of its shared prompt, read after the book's `memory`
     (the memory's own keys and values left out), or None where its options share no first token."""
     import torch
-    past0, pos0 = memory if memory is not None else (None, 0)
-    M = past0[0][0].shape[2] if past0 else 0
+    past0, pos0, M = _memory_parts(memory)
     k, C = len(ch), max(enc[j][2] for j in ch)
     if not C: return [None] * k
     past = [(a.expand(k, -1, -1, -1), b.expand(k, -1, -1, -1)) for a, b in past0] if past0 else None
@@ -300,8 +304,7 @@ def option_rows(tok, enc:list, rows:list[tuple[int, int]], prompts:dict, memory)
     and values before them (the book's memory, then each row's prompt, right-padded), the attention mask over memory,
     prompt and option, and the positions."""
     import torch
-    past0, pos0 = memory if memory is not None else (None, 0)
-    M = past0[0][0].shape[2] if past0 else 0
+    past0, pos0, M = _memory_parts(memory)
     R, C = len(rows), max(enc[j][2] for j, _ in rows)
     L = max(len(enc[j][0][i]) - enc[j][2] for j, i in rows)
     x = torch.full((R, L), tok.pad_token_id, dtype=torch.long)

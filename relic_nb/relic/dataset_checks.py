@@ -564,8 +564,8 @@ def reread_check(prof:Profile, windows:list[ReadWindow], reference:pd.DataFrame,
     ref = reference.set_index('id')[['label', 'note']]
     agree = reader_agreement(ref, lab, [w.id for w in main]).assign(sample=name)
     if not mixed: return _without_kappa(agree)
-    tier = agree[agree.measure.isin(['windows read twice', 'ok, second reading'])].assign(
-        measure=['windows of the tier read', 'windows of the tier read ok'])
+    of_tier = {'windows read twice': 'windows of the tier read', 'ok, second reading': 'windows of the tier read ok'}
+    tier = agree[agree.measure.isin(of_tier)].replace({'measure': of_tier})
     return pd.concat([tier, reader_agreement(ref, lab, [w.id for w in both]).assign(sample=name)], ignore_index=True)
 
 # %% ../../nbs/06_dataset_checks.ipynb #1dea4175

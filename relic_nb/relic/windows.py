@@ -465,8 +465,8 @@ def side_cut(c:Candidate, side:str, checks:list[Check])->Cut:
     for k, (x, _) in enumerate(c.reach(side)):
         if f := next((ch.name for ch in checks if ch.fails(c, x)), None): stop = (k, f); break
         kept.append(x)
-    n, frag = len(kept), DANGLING if side == 'R' else MIDSTART
-    while len(kept) > 1 and (frag.search if side == 'R' else frag.match)(kept[-1].strip()): kept.pop()
+    n, fragment = len(kept), DANGLING.search if side == 'R' else MIDSTART.match
+    while len(kept) > 1 and fragment(kept[-1].strip()): kept.pop()
     return Cut(kept, stop, n - len(kept))
 
 def context_cut(c:Candidate, checks:list[Check]|None=None)->dict[str, Cut]:
@@ -720,7 +720,7 @@ def quotes_in_context(c:Candidate, x:str)->bool:
 def beside(name:str)->Callable[[Candidate], bool]:
     "A rule: check `name` fails the sentence right beside the quotation on a side."
     def drops(c:Candidate)->bool:
-        return any(cut.stop is not None and cut.stop == (0, name) for cut in c.cut.values())
+        return any(cut.stop == (0, name) for cut in c.cut.values())
     drops.__doc__ = f"The sentence beside the quotation fails the context check `{name}`."
     return drops
 
@@ -862,7 +862,7 @@ def rules_table(blocks:pd.DataFrame, rules:list[Rule]|None=None)->pd.DataFrame:
     ends = pd.Series([e.split(':')[1] for c in blocks.get('cut', pd.Series(dtype=str)).fillna('') for e in c.split()],
                      dtype=object).value_counts()
     rows = [dict(rule=r.name, outcome=r.outcome, dropped=int(n.get(r.name, 0)),
-                 ended=int(ends.get(r.name, 0)) if r.name in {ch.name for ch in CHECKS} else 0) for r in rules or RULES]
+                 ended=int(ends.get(r.name, 0))) for r in rules or RULES]   # only checks end sides
     return pd.DataFrame(rows + [dict(rule='edge', outcome='window', dropped=0, ended=int(ends.get('edge', 0)))])
 
 # %% ../../nbs/05_windows.ipynb #ecdfda27
