@@ -37,7 +37,7 @@ TEST_FLAGS ?= $(if $(or $(CI),$(SLOW)),slow,)
   search-page verify
 
 help:
-	@echo "make reproduce [PROFILE=pd|tiny|paper] [FROM=stage] [PARAMS=\"-p epochs 1\"]   set up .venv if needed, run every notebook in order"
+	@echo "make reproduce [PROFILE=pd|tiny|paper|pd_base] [FROM=stage] [PARAMS=\"-p epochs 1\"]   set up .venv if needed, run every notebook in order"
 	@echo "make rehearse [SCALE=0.1]                           a synthetic release of the paper's shape (SCALE x its size) through the paper's stages on CPU: time and memory per step (results/rehearse/rehearsal_steps.csv)"
 	@echo "make paper-pd                                       the paper profile's RELiC stage notebooks on the RELiC-PD files (after make reproduce), on CPU with a one-layer local encoder"
 	@echo "make env [TORCH_BUILD=cpu|cuda]                      set up .venv: the pinned stack, torch's CPU or CUDA build"

@@ -82,7 +82,9 @@ class DatasetChecksSettings:
     samples:tuple = ('tune:100:1414', 'tune2:100:3011', 'tune3:100:4242', 'tune4:100:5757', 'tune5:100:6868',
                      'tune6:100:7979', 'tune7:100:8989', 'fresh:100:9090',
                      'fresh2:100:2828', 'fresh3:100:3838',
-                     'fresh4:100:4848')   # 'name:windows:seed', in order (fresh2-4: issue 28)
+                     'fresh4:100:4848',
+                     # every window no reading held after fresh4 (320): the unverified windows' census
+                     'fresh5:320:5858')   # 'name:windows:seed', in order (fresh2-5: issue 28)
     excerpt_chars:int = 400         # characters of the critic's file shown each side of the quotation (whole lines)
     novel_neighbours:int = 3        # novel sentences shown before and after the gold
     verified:str = 'verified:1000:6060'   # 'name:windows:seed' of the second reading of the windows read ok
@@ -191,6 +193,9 @@ class ReportSettings:
                          'datasheets/checks.csv')   # make verify: floating-point tables without a model column
     float_rows:tuple = ('table4_agreement.csv:set=errors',)   # make verify: rows a floating-point model decides
     across_columns:tuple = ('p_holm',)   # make verify: columns computed across a table's rows (Holm's correction)
+    # runs of another profile on the same test quotes, 'profile:model L/R': rows of this profile's tables too, as
+    # 'model (profile)', compared where `compare` names them
+    imported:tuple = ()
 
 # %% ../nbs/00_config.ipynb #baf5050d
 @dataclass(frozen=True)
@@ -226,6 +231,7 @@ class Profile:
     n_workers:int = 2    # processes of the text stages (01-04, 06); 0 runs serially (to debug)
     n_threads:int = 2    # torch CPU threads of the model stages (07-09, 11)
     release_dir:str = 'data/RELiC'   # where a `relic_release` profile reads its JSON (relative to the project root)
+    stages:tuple = ()    # the stages it runs, where not every one it can (a profile of a few extra rows)
     cleaning:CleaningSettings = CleaningSettings()
     segment:SegmentSettings = SegmentSettings()
     align:AlignSettings = AlignSettings()
@@ -291,6 +297,20 @@ PROFILES['paper_pd'] = replace(
     PROFILES['paper'], name='paper_pd', release_dir='data/processed/pd/relic', device='cpu',
     description="paper's stages on the RELiC-PD files in the release's format, on CPU (`make paper-pd`)",
     dense_relic=replace(PROFILES['paper'].dense_relic, mixed_precision='no'))
+
+PROFILES['pd_base'] = replace(
+    PROFILES['pd'], name='pd_base', relic_release=True, release_dir='data/processed/pd/relic',
+    encoder='all-mpnet-base-v2', stages=('07_retrieval', '08_dense_relic', '12_report'),
+    description="Table 3 at the paper's model size on pd's RELiC-PD: all-mpnet-base-v2 zero-shot and dense-RELiC "
+                "from it, beside MiniLM in the same arithmetic (`make mpnet` first; about an hour on 2 AVX512-BF16 "
+                "cores)",
+    retrieval=replace(PROFILES['pd'].retrieval, backend='torch',   # mpnet's int8 graph is refused (`check_export`)
+                      dense_models=('all-MiniLM-L6-v2', 'all-mpnet-base-v2')),
+    dense_relic=replace(PROFILES['pd'].dense_relic, contexts=('4/4',), curve_shares=()),
+    report=replace(PROFILES['pd'].report, compare=PROFILES['pd'].report.compare + (
+        'all-mpnet-base-v2 4/4 | all-MiniLM-L6-v2 4/4', 'all-mpnet-base-v2 1/1 | all-MiniLM-L6-v2 1/1',
+        'dense-RELiC 4/4 | all-mpnet-base-v2 4/4', 'dense-RELiC 4/4 | dense-RELiC (pd) 4/4'),
+        imported=('pd:dense-RELiC 4/4',)))
 
 # %% ../nbs/00_config.ipynb #873cb217
 def _coerce(value, default, name:str):
@@ -721,9 +741,10 @@ def stage(name:str)->Stage:
     raise ValueError(f"Unknown stage {name!r}: the stages are {', '.join(STAGES)}.")
 
 def stages_for(profile:str|Profile)->list[str]:
-    "The stages a profile runs: a profile that reads the official RELiC release does not build RELiC-PD."
+    """The stages a profile runs: its `stages` where it names them; never those that build RELiC-PD in a profile that
+    reads a release."""
     prof = get_profile(profile)
-    return [s for s in STAGES if not (prof.relic_release and s in RELIC_PD_STAGES)]
+    return [s for s in STAGES if not (prof.relic_release and s in RELIC_PD_STAGES) and s in (prof.stages or STAGES)]
 
 def _folder(P:Paths, pattern:str)->tuple[Path, str]:
     top, _, rest = pattern.partition('/')

@@ -626,7 +626,7 @@ def relic_noise(f:dict, checks:pd.DataFrame, version:str, profile:str)->str:
         prec_txt = (f"The latest fresh sample{name}: {n} windows drawn at random (seeded) from those never read "
                     f"before, read strictly. {k} of them are real quotations of the passage with the critic's own "
                     f"claims around them ({100 * k / n:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}], 95% Wilson interval): "
-                    f"the precision to expect of the windows outside the verified tier. "
+                    f"the precision to expect of windows no strict reading has checked (a new critic's, say). "
                     f"`noise/alignment_precision.csv` holds the verdicts and notes.")
     else: prec_txt = 'No precision labels exist for this profile (the windows have not been read strictly).'
     ver = f.get('verdicts')

@@ -22,12 +22,12 @@ from .relic.dataset_checks import read_verdicts, verified_ids
 __all__ = ['PAIRED_COLUMNS', 'CURVE_FILE', 'VERIFIED_FILES', 'CURVE_CONTEXTS', 'BY_LENGTH', 'INTERVAL_TABLES', 'parse_run',
            'run_label', 'proxy_intervals', 'table3_intervals', 'tableA9_intervals', 'comparison_pairs', 'table3_paired',
            'gandalf_intervals', 'learning_curve', 'plot_learning_curve', 'plot_table3_intervals', 'interval_text',
-           'intervals_wide', 'paired_prose', 'retrieval_tables', 'verified_tables', 'md', 'Report', 'recall_curves',
-           'plot_recall_curves', 'plot_by_length', 'stage_timings', 'table_checksums', 'intervals_sections',
-           'strict_precision_table', 'dataset_section', 'strict_sections', 'quote_types_section', 'table3_section',
-           'by_length_section', 'dense_section', 'proxy_section', 'relic_sections', 'gandalf_sections', 'build_report',
-           'run_report', 'committed_tables', 'folder_tables', 'committed_intervals', 'interval_check', 'cell_checks',
-           'compare_tables', 'exact_models', 'verify_tables', 'main']
+           'intervals_wide', 'paired_prose', 'retrieval_tables', 'imported_runs', 'verified_tables', 'md', 'Report',
+           'recall_curves', 'plot_recall_curves', 'plot_by_length', 'stage_timings', 'table_checksums',
+           'intervals_sections', 'strict_precision_table', 'dataset_section', 'strict_sections', 'quote_types_section',
+           'table3_section', 'by_length_section', 'dense_section', 'proxy_section', 'relic_sections',
+           'gandalf_sections', 'build_report', 'run_report', 'committed_tables', 'folder_tables', 'committed_intervals',
+           'interval_check', 'cell_checks', 'compare_tables', 'exact_models', 'verify_tables', 'main']
 
 # %% ../nbs/12_report.ipynb #ce5685e6
 def parse_run(spec:str)->tuple:
@@ -267,6 +267,7 @@ def retrieval_tables(profile:str|Profile)->dict:
     "Table 3, Table A9 and all ranks from the runs' ranks files and 09's proxy column; written to `results/<profile>/`."
     prof, P = get_profile(profile), paths(profile)
     runs = [(m, L, R, pq) for m, L, R in table3_runs(prof) if (pq := read_ranks(prof, m, L, R)) is not None]
+    runs += imported_runs(prof, set(runs[0][3].id) if runs else None)
     proxy = read_proxy_column(prof)
     proxy = pd.DataFrame(columns=['model', 'L', 'R', 'params', 'proxy_acc']) if proxy is None else proxy
     def key(m, L, R): return (m, None if pd.isna(L) else int(L), None if pd.isna(R) else int(R))
@@ -301,6 +302,27 @@ def retrieval_tables(profile:str|Profile)->dict:
                 verified=verified[0], verified_paired=verified[1])
 
 VERIFIED_FILES = ('table3_verified.csv', 'table3_paired_verified.csv', 'tableA9_verified.csv')
+
+# %% ../nbs/12_report.ipynb #c3a1f0e3
+def imported_runs(profile:str|Profile,
+                  ids:set|None=None, # the test quotes of this profile's own runs (None: not checked)
+                 )->list[tuple]:
+    """The runs `report.imported` names ('pd:dense-RELiC 4/4'), from that profile's ranks files, each named
+    'dense-RELiC (pd)': (model, L, R, per-quote ranks)."""
+    out = []
+    for spec in get_profile(profile).report.imported:
+        other, _, run = str(spec).partition(':'); m, L, R = parse_run(run)
+        pq = read_ranks(other, m, L, R)
+        if pq is None:
+            raise FileNotFoundError(f"report.imported names {spec!r}, which profile {other!r} has not scored: run "
+                                    f"`make reproduce PROFILE={other}` first, or leave it out of the setting.")
+        if ids is not None and set(pq.id) != set(ids):
+            raise ValueError(f"{spec!r} ranks other test quotes than this profile's runs: an imported run must come "
+                             f"from a profile that reads the same RELiC files.")
+        name = f'{m} ({other})'
+        out.append((name, L, R, pq.assign(model=name)))
+    return out
+
 
 # %% ../nbs/12_report.ipynb #0307dde8
 def verified_tables(profile:str|Profile, runs:list, # (model, L, R, per-quote ranks) of Table 3

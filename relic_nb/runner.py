@@ -219,7 +219,7 @@ def ensure_inputs(profile, # a profile name or `Profile` (its settings are used 
     done = []
     def need(s):
         for i in stage(s).inputs:
-            if prof.relic_release and i not in stages_for(prof): continue
+            if i not in stages_for(prof): continue   # a stage this profile never runs
             need(i)
             if i not in done and missing_outputs(prof, i):
                 if not build:

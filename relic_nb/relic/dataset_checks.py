@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import NamedTuple
 import numpy as np
 import pandas as pd
-from ..config import (SEED, DatasetChecksSettings, Profile, get_profile, paths, parallel_map, atomic_path,
-                             write_csv, words)
+from ..config import (SEED, DatasetChecksSettings, PROFILES, Profile, get_profile, paths, parallel_map,
+                             atomic_path, write_csv, words)
 from .align import MIN_TOKENS, Block, align_path, read_alignment
 from ..stats import statistic_interval
 from .task import read_relic
@@ -25,9 +25,9 @@ __all__ = ['DRIFT', 'MARK_OPEN', 'MARK_CLOSE', 'LABELS', 'LABEL_COLUMNS', 'SEVER
            'read_draw', 'RawText', 'locate', 'critic_extent', 'critic_excerpt', 'novel_neighbours', 'window_markdown',
            'wilson', 'current_labels', 'read_strict_labels', 'precision_table', 'reader_agreement',
            'labels_from_markdown', 'with_sources', 'strict_labels', 'sample_markdown', 'Sample', 'sample_of',
-           'precision_samples', 'strict_verdicts', 'verified_ids', 'read_verdicts', 'recall_scan', 'draw_samples',
-           'reading_sheet', 'sample_sheets', 'sample_agreement', 'reread_check', 'verified_check', 'audit_check',
-           'run_checks']
+           'precision_samples', 'strict_verdicts', 'verified_ids', 'windows_profile', 'read_verdicts', 'recall_scan',
+           'draw_samples', 'reading_sheet', 'sample_sheets', 'sample_agreement', 'reread_check', 'verified_check',
+           'audit_check', 'run_checks']
 
 # %% ../../nbs/06_dataset_checks.ipynb #28279f29
 def shared_runs(critics:dict[str, list[str]], # critic -> its words
@@ -466,10 +466,18 @@ def verified_ids(verdicts:pd.DataFrame)->set[str]:
     v = verdicts[verdicts.label == 'ok']
     return set(v.id[pd.to_numeric(v.readings) >= VERIFIED_READINGS])
 
+def windows_profile(profile:str|Profile)->str:
+    """The profile whose stages built `profile`'s windows, and whose strict readings hold for them: the profile itself,
+    or `<name>` for a profile that reads the RELiC-PD files of another in the release's format (`release_dir` is
+    `data/processed/<name>/relic`: `pd_base`, `paper_pd`)."""
+    prof = get_profile(profile)
+    m = re.fullmatch(r'data/processed/([^/]+)/relic/?', prof.release_dir) if prof.relic_release else None
+    return m[1] if m and m[1] in PROFILES else prof.name
+
 def read_verdicts(profile:str|Profile)->pd.DataFrame|None:
-    """06's `strict_verdicts.csv`: every window of the profile that a strict reading holds as it is (None where none
-    is, or before 06 has run)."""
-    f = paths(profile).results/'strict_verdicts.csv'
+    """06's `strict_verdicts.csv` of the profile that built these windows (`windows_profile`): every window that a
+    strict reading holds as it is (None where none is, or before 06 has run)."""
+    f = paths(windows_profile(profile)).results/'strict_verdicts.csv'
     return pd.read_csv(f, dtype=str, keep_default_na=False) if f.exists() else None
 
 # %% ../../nbs/06_dataset_checks.ipynb #fefca3c9
