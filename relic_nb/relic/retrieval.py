@@ -788,8 +788,10 @@ def timed(timings:list|None, step:str, fn):
     return out
 
 def evaluate_run(retriever, run:Run, data:dict)->pd.DataFrame:
-    "Per-quote ranks of a run's retriever on a split, at the run's context size (random reads none)."
-    return evaluate_retriever(retriever, data, *(() if run.L is None else (run.L, run.R)))
+    """Per-quote ranks of a run's retriever on a split, at the run's context size (random reads none), with a
+    progress bar over its candidate sets (the first dense run of a context encodes every novel)."""
+    ctx = () if run.L is None else (run.L, run.R)
+    return evaluate_retriever(retriever, data, *ctx, progress=run.model + (f' {run.L}/{run.R}' if ctx else ''))
 
 def score_runs(rs:Retrievers, stage:str, data:dict, # the test split
                timings:list|None=None)->dict[Run, pd.DataFrame]:

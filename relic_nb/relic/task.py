@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import NamedTuple
 import numpy as np
 import pandas as pd
-from ..config import Profile, atomic_path, get_profile, paths, write_csv, write_json
+from ..config import Profile, atomic_path, get_profile, paths, progress_bar, write_csv, write_json
 
 # %% auto #0
 __all__ = ['KS', 'TOP', 'RANK_COLUMNS', 'RelicFormatError', 'validate_relic', 'write_relic', 'read_relic', 'relic_file',
@@ -174,11 +174,14 @@ def top_k(S:np.ndarray, k:int=TOP)->list[np.ndarray]:
 def evaluate_retriever(retriever, # callable (CandidateSet, quotes DataFrame) -> scores, quotes x candidates
              data:dict, L:int=4, R:int=4,
              top:int=TOP, # top-ranked candidates kept per quote (0: none, faster)
-             quotes:pd.DataFrame|None=None)->pd.DataFrame:
+             quotes:pd.DataFrame|None=None,
+             progress:str|None=None, # a progress bar over the candidate sets (book, quote length) with this title
+            )->pd.DataFrame:
     "One row per quote: its candidate-set size, the gold rank and the top `top` candidate start indices."
     q = quotes_table(data, L, R) if quotes is None else quotes
-    out = []
-    for (book, n), g in q.groupby(['book', 'n'], sort=True):
+    out, groups = [], q.groupby(['book', 'n'], sort=True)
+    for (book, n), g in progress_bar(groups, total=groups.ngroups, desc=progress, unit=' sets', leave=False,
+                                     disable=progress is None):
         cs = CandidateSet(book, int(n), data[book]['sentences'], data[book]['candidates'][f'{n}_sentence'])
         S = np.asarray(retriever(cs, g))
         if S.shape != (len(g), len(cs)):
