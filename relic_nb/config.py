@@ -88,7 +88,8 @@ class DatasetChecksSettings:
     excerpt_chars:int = 400         # characters of the critic's file shown each side of the quotation (whole lines)
     novel_neighbours:int = 3        # novel sentences shown before and after the gold
     verified:str = 'verified:1000:6060'   # 'name:windows:seed' of the second reading of the windows read ok
-    audits:tuple = ('audit:60:6161', 'audit2:60:6262:40')  # audits of the verified tier, 'name:windows:seed[:mixed]'
+    audits:tuple = ('audit:60:6161', 'audit2:60:6262:40',
+                    'audit3:60:6363:40')   # audits of the verified tier, 'name:windows:seed[:mixed]'
 
 @dataclass(frozen=True)
 class QuoteTypesSettings:
