@@ -745,6 +745,8 @@ def stages_for(profile:str|Profile)->list[str]:
     """The stages a profile runs: its `stages` where it names them; never those that build RELiC-PD in a profile that
     reads a release."""
     prof = get_profile(profile)
+    if unknown := [s for s in prof.stages if s not in STAGES]:
+        raise ValueError(f"Profile {prof.name!r} names unknown stage(s) {unknown}: the stages are {', '.join(STAGES)}.")
     return [s for s in STAGES if not (prof.relic_release and s in RELIC_PD_STAGES) and s in (prof.stages or STAGES)]
 
 def _folder(P:Paths, pattern:str)->tuple[Path, str]:
