@@ -361,9 +361,12 @@ def negative_banks(cfg:DenseConfig, data:dict, pairs:dict, quotes:QuoteVectors)-
     if cfg.train_quote_encoder:
         raise ValueError('extra_negatives needs train_quote_encoder=False (the bank is encoded once by the '
                          'frozen encoder).')
+    pools = val_pool(data['train'], pairs['train'], cfg.extra_negatives, cfg.seed + 1)
+    # encoded once per book, by the frozen encoder: with a base-size encoder on a CPU, minutes
     return {book: (torch.from_numpy(quotes.of(data['train'], p.assign(book=book))), p.start.to_numpy(),
                    (p.start + p.n).to_numpy())
-            for book, p in val_pool(data['train'], pairs['train'], cfg.extra_negatives, cfg.seed + 1).items()}
+            for book, p in progress_bar(pools.items(), total=len(pools), desc='negative passages', unit=' books',
+                                        leave=False)}
 
 # %% ../../nbs/08_dense_relic.ipynb #45602ecc
 def training_loader(cfg:DenseConfig, tok, tr:pd.DataFrame, Qtrain, banks:dict):
