@@ -359,6 +359,10 @@ class Report:
         if f.exists():
             t = pd.read_csv(f)
             return t.rename(columns={c: '' for c in t.columns if c.startswith('Unnamed:')})   # a written-out index
+        if stage is not None and stage not in stages_for(self.prof):
+            self.add(f'*Not part of this profile: `{name}` is written by stage `{stage}`, which '
+                     f'`{self.prof.name}` does not run.*')
+            return None
         self.missing.append(f'`{name}` (stage `{stage}`)')
         self.add(f'*Not produced yet: `{name}` is written by stage `{stage}`.*')
         return None
@@ -366,7 +370,8 @@ class Report:
         "A figure of `figures/<profile>/`, linked relative to the report."
         f = self.P.figures/name
         if f.exists(): self.add(f'![{caption}](../../figures/{self.P.profile}/{name})', f'*{caption}*')
-        else: self.missing.append(f'`figures/{self.P.profile}/{name}`')
+        elif (owner(self.prof, f) or '') in stages_for(self.prof):    # a figure of a stage the profile runs
+            self.missing.append(f'`figures/{self.P.profile}/{name}`')
     def text(self)->str: return '\n\n'.join(self.parts) + '\n'
 
 # %% ../nbs/12_report.ipynb #9d466876
