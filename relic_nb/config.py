@@ -303,8 +303,8 @@ PROFILES['pd_base'] = replace(
     PROFILES['pd'], name='pd_base', relic_release=True, release_dir='data/processed/pd/relic',
     encoder='all-mpnet-base-v2', stages=('07_retrieval', '08_dense_relic', '12_report'),
     description="Table 3 at the paper's model size on pd's RELiC-PD: all-mpnet-base-v2 zero-shot and dense-RELiC "
-                "from it, beside MiniLM in the same arithmetic (`make mpnet` first; about an hour on 2 AVX512-BF16 "
-                "cores)",
+                "from it, beside MiniLM in the same arithmetic (`make mpnet` first; about 100 minutes on 2 "
+                "AVX512-BF16 cores)",
     retrieval=replace(PROFILES['pd'].retrieval, backend='torch',   # mpnet's int8 graph is refused (`check_export`)
                       dense_models=('all-MiniLM-L6-v2', 'all-mpnet-base-v2')),
     dense_relic=replace(PROFILES['pd'].dense_relic, contexts=('4/4',), curve_shares=()),
