@@ -1,15 +1,15 @@
 """What a learned filter of RELiC-PD's windows would buy (issue 28): precision against the windows it keeps, measured on
 fresh samples it never saw.
 
-    .venv/bin/python bench/window_filter.py [--profile pd] [--held fresh2 fresh3 fresh4] [--keep 1 .9 .8 .7 .6 .5]
+    .venv/bin/python bench/window_filter.py [--profile pd] [--held fresh4 fresh5] [--keep 1 .9 .8 .7 .6 .5]
 
-The rules of 05 keep a window or drop it; a fresh sample read strictly says how many of those they keep are `ok`
-(fresh4: 62 of 100). Could a classifier over the windows the readings hold, in the place of more rules, lift that? For
-each held-out sample, a logistic regression is trained on every other window a strict reading holds (`ok` against any
-other label; 06's `strict_verdicts.csv`), then ranks the held-out sample's windows by the chance it gives them of being
-`ok`. Printed per sample: the ranking's AUC, and the share `ok` among the best-ranked `keep` share of its windows, with
-its Wilson interval. Last, what keeping that share of the windows no reading holds yet would leave of the test split
-(at least 400 quotes, the paper's comparison) and of the whole dataset.
+The rules of 05 keep a window or drop it; a fresh sample read strictly says how many of those they keep are `ok`.
+Could a classifier over the windows the readings hold, in the place of more rules, lift that? For each held-out
+sample, a logistic regression is trained on every other window a strict reading holds (`ok` against any other label;
+06's `strict_verdicts.csv`: `ok` only if every reading says so), then ranks the held-out sample's windows by the chance
+it gives them of being `ok`. Printed per sample: the ranking's AUC, and the share `ok` among the best-ranked `keep`
+share of its windows, with its Wilson interval. Last, what keeping that share of the windows no reading holds yet would
+leave of the test split (at least 400 quotes, the paper's comparison) and of the whole dataset.
 
 The features read only the window and its novel, never a retriever's ranking (a filter that dropped the windows BM25
 finds would bias Table 3 against it):
@@ -31,7 +31,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from relic_nb.config import paths                                                      # noqa: E402
-from relic_nb.relic.dataset_checks import all_windows, read_verdicts, wilson          # noqa: E402
+from relic_nb.relic.dataset_checks import all_windows, read_verdicts, wilson, windows_profile   # noqa: E402
 from relic_nb.relic.task import load_relic                                            # noqa: E402
 
 WORD = re.compile(r'[a-z]+')
@@ -72,7 +72,7 @@ def features(w, df:tuple[Counter, int])->dict:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--profile', default='pd')
-    ap.add_argument('--held', nargs='+', default=['fresh2', 'fresh3', 'fresh4'])
+    ap.add_argument('--held', nargs='+', default=['fresh4', 'fresh5'])
     ap.add_argument('--keep', nargs='+', type=float, default=[1.0, 0.9, 0.8, 0.7, 0.6, 0.5])
     ap.add_argument('--C', type=float, default=0.1, help='inverse L2 strength of the logistic regression')
     a = ap.parse_args()
@@ -81,7 +81,7 @@ def main():
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    windows = all_windows(paths(a.profile).processed/'relic')
+    windows = all_windows(paths(windows_profile(a.profile)).processed/'relic')
     dfs = novel_df(a.profile)
     X = pd.DataFrame([features(w, dfs[w.title]) for w in windows], index=[w.id for w in windows])
     split = pd.Series({w.id: w.split for w in windows})
@@ -114,8 +114,9 @@ def main():
     m = model().fit(X.loc[v.index], y)
     p = pd.Series(m.predict_proba(X.loc[unread])[:, 1], index=unread).sort_values(ascending=False, kind='stable')
     read_ok = set(y.index[y == 1])
-    print(f'\nUnread windows: {len(unread)} ({int((split[unread] == "test").sum())} test). Keeping the best-ranked share '
-          f'of them, beside every window read `ok` ({len(read_ok)}; the windows read otherwise dropped):')
+    n_test = int((split[unread] == 'test').sum())
+    print(f'\nUnread windows: {len(unread)} ({n_test} test). Keeping the best-ranked share of them, beside every '
+          f'window read `ok` ({len(read_ok)}; the windows read otherwise dropped):')
     out = []
     for keep in a.keep:
         kept = set(p.index[:round(keep * len(p))]) | read_ok

@@ -85,6 +85,7 @@ class DatasetChecksSettings:
                      'fresh4:100:4848',
                      # every window no reading held after fresh4 (320): the unverified windows' census
                      'fresh5:320:5858')   # 'name:windows:seed', in order (fresh2-5: issue 28)
+    last_tuned:str = ''             # the last sample a round of rules was written on ('': all but the last fresh one)
     excerpt_chars:int = 400         # characters of the critic's file shown each side of the quotation (whole lines)
     novel_neighbours:int = 3        # novel sentences shown before and after the gold
     verified:str = 'verified:1000:6060'   # 'name:windows:seed' of the second reading of the windows read ok
@@ -194,9 +195,7 @@ class ReportSettings:
                          'datasheets/checks.csv')   # make verify: floating-point tables without a model column
     float_rows:tuple = ('table4_agreement.csv:set=errors',)   # make verify: rows a floating-point model decides
     across_columns:tuple = ('p_holm',)   # make verify: columns computed across a table's rows (Holm's correction)
-    # runs of another profile on the same test quotes, 'profile:model L/R': rows of this profile's tables too, as
-    # 'model (profile)', compared where `compare` names them
-    imported:tuple = ()
+    imported:tuple = ()   # runs of another profile on the same test quotes: 'profile:model L/R'
 
 # %% ../nbs/00_config.ipynb #baf5050d
 @dataclass(frozen=True)
@@ -266,6 +265,7 @@ PROFILES = {p.name: p for p in [
     Profile('pd', 'the public-domain Gutenberg corpus on CPU; the default main job', corpus='gutenberg',
             relic_release=False, encoder='all-MiniLM-L6-v2', precision='bfloat16',
             windows=WindowsSettings(split='power'),
+            dataset_checks=DatasetChecksSettings(last_tuned='fresh3'),   # round 10 was written on fresh3
             retrieval=RetrievalSettings(backend='onnx-int8',    # int8 ONNX Runtime: see bench/encoder_bench.py
                                         passages='composed'),   # 13x fewer tokens: see bench/composed_passages.py
             dense_relic=DenseRelicSettings(pooling='mean', normalize=True, scale=20.0, train_quote_encoder=False,

@@ -311,7 +311,10 @@ def imported_runs(profile:str|Profile,
     'dense-RELiC (pd)': (model, L, R, per-quote ranks)."""
     out = []
     for spec in get_profile(profile).report.imported:
-        other, _, run = str(spec).partition(':'); m, L, R = parse_run(run)
+        other, colon, run = str(spec).partition(':'); m, L, R = parse_run(run)
+        if not colon or other not in PROFILES:
+            raise ValueError(f"report.imported: {spec!r} is not 'profile:model L/R' (e.g. 'pd:dense-RELiC 4/4'); "
+                             f"the profiles are {', '.join(PROFILES)}.")
         pq = read_ranks(other, m, L, R)
         if pq is None:
             raise FileNotFoundError(f"report.imported names {spec!r}, which profile {other!r} has not scored: run "
@@ -353,7 +356,7 @@ class Report:
     def add(self, *texts:str): self.parts += [t.strip('\n') for t in texts if t]
     def table(self, name:str)->pd.DataFrame|None:
         """`results/<profile>/<name>`, or None (noted in the report, with the stage that writes it: `config.owner`)
-        when it has not been written."""
+        when it has not been written, or its stage is not one the profile runs."""
         f = self.P.results/name
         stage = owner(self.prof, f)
         if f.exists():
@@ -370,7 +373,7 @@ class Report:
         "A figure of `figures/<profile>/`, linked relative to the report."
         f = self.P.figures/name
         if f.exists(): self.add(f'![{caption}](../../figures/{self.P.profile}/{name})', f'*{caption}*')
-        elif (owner(self.prof, f) or '') in stages_for(self.prof):    # a figure of a stage the profile runs
+        elif (stage := owner(self.prof, f)) is None or stage in stages_for(self.prof):   # not outside the profile
             self.missing.append(f'`figures/{self.P.profile}/{name}`')
     def text(self)->str: return '\n\n'.join(self.parts) + '\n'
 
@@ -492,13 +495,15 @@ def intervals_sections(rep:Report):
 
 # %% ../nbs/12_report.ipynb #f299292b
 def strict_precision_table(sp:pd.DataFrame, # `strict_precision.csv` (06_dataset_checks)
+                           last_tuned:str='', # `dataset_checks.last_tuned`: the samples after it were never tuned on
                            )->pd.DataFrame:
     """One row per strict precision sample: windows read, the share of `ok` and of `ok` + `partial` with their 95%
     intervals, and the count of each other label."""
     sp = sp.set_index(['sample', 'label'])
     cell = lambda s, l: f"{sp.share[(s, l)]:.0%} [{sp.lo95[(s, l)]:.0%}, {sp.hi95[(s, l)]:.0%}]"
     names = list(sp.index.get_level_values(0).unique())
-    last = [s for s in names if s.startswith('fresh')][-1:]             # the latest fresh sample: never tuned on
+    last = (names[names.index(last_tuned) + 1:] if last_tuned in names
+            else [s for s in names if s.startswith('fresh')][-1:])     # else the latest fresh sample
     return pd.DataFrame([{'strict precision sample': s + (' (after the last rules; never tuned on)' if s in last
                                                           else ' (read while tuning)'),
                           'windows': int(sp.of[(s, 'ok')]), 'ok': cell(s, 'ok'), 'ok + partial': cell(s, 'ok+partial'),
@@ -536,7 +541,7 @@ def strict_sections(rep:Report):
     # written only once readers have labelled
     sp, ag = rep.P.results/'strict_precision.csv', rep.P.results/'strict_agreement.csv'
     if sp.exists():
-        rep.add(md(strict_precision_table(pd.read_csv(sp))),
+        rep.add(md(strict_precision_table(pd.read_csv(sp), rep.prof.dataset_checks.last_tuned)),
                 'Strict precision (`strict_precision.csv`): each sampled window read beside '
                 "the critic's own file and the novel, one label each; `ok` and `ok + partial` with Wilson intervals "
                 '(`lo95`, `hi95`), the other labels as counts. The latest `fresh` sample is drawn after the last '
@@ -560,7 +565,9 @@ def quote_types_section(rep:Report):
     "Table 2: the quote-type distribution, or where its sheets await readers."
     rep.add('### Table 2: how quotations are used')
     qt = rep.P.results/'quote_types_distribution.csv'
-    if qt.exists():
+    if '06a_quote_types' not in stages_for(rep.prof):
+        rep.add(f'*Not part of this profile: stage `06a_quote_types` writes it, which `{rep.prof.name}` does not run.*')
+    elif qt.exists():
         rep.add(md(pd.read_csv(qt)))
         rep.add(table2_caption(rep.table('quote_types_readers.csv'), rep.table('quote_types_agreement.csv')))
     else:
