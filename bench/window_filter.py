@@ -30,9 +30,8 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from relic_nb.config import paths                                                      # noqa: E402
-from relic_nb.relic.dataset_checks import all_windows, read_verdicts, wilson, windows_profile   # noqa: E402
-from relic_nb.relic.task import load_relic                                            # noqa: E402
+from relic_nb.relic.dataset_checks import all_windows, read_verdicts, wilson          # noqa: E402
+from relic_nb.relic.task import load_relic, relic_file                                # noqa: E402
 
 WORD = re.compile(r'[a-z]+')
 QMARK = re.compile(r'["“”‘’\']')
@@ -81,7 +80,7 @@ def main():
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    windows = all_windows(paths(windows_profile(a.profile)).processed/'relic')
+    windows = all_windows(relic_file(a.profile, 'test').parent)   # the files novel_df reads
     dfs = novel_df(a.profile)
     X = pd.DataFrame([features(w, dfs[w.title]) for w in windows], index=[w.id for w in windows])
     split = pd.Series({w.id: w.split for w in windows})

@@ -352,8 +352,11 @@ class Report:
     "A Markdown document assembled section by section; `missing` notes what a partial run lacks."
     def __init__(self, profile:str|Profile):
         self.prof, self.P = get_profile(profile), paths(profile)
-        self.parts, self.missing = [], []
+        self.parts, self.missing, self.stages = [], [], stages_for(self.prof)
     def add(self, *texts:str): self.parts += [t.strip('\n') for t in texts if t]
+    def outside(self, stage:str|None)->bool:
+        "Whether `stage` is one the profile does not run: what it writes is then not missing."
+        return stage is not None and stage not in self.stages
     def table(self, name:str)->pd.DataFrame|None:
         """`results/<profile>/<name>`, or None (noted in the report, with the stage that writes it: `config.owner`)
         when it has not been written, or its stage is not one the profile runs."""
@@ -362,7 +365,7 @@ class Report:
         if f.exists():
             t = pd.read_csv(f)
             return t.rename(columns={c: '' for c in t.columns if c.startswith('Unnamed:')})   # a written-out index
-        if stage is not None and stage not in stages_for(self.prof):
+        if self.outside(stage):
             self.add(f'*Not part of this profile: `{name}` is written by stage `{stage}`, which '
                      f'`{self.prof.name}` does not run.*')
             return None
@@ -373,7 +376,7 @@ class Report:
         "A figure of `figures/<profile>/`, linked relative to the report."
         f = self.P.figures/name
         if f.exists(): self.add(f'![{caption}](../../figures/{self.P.profile}/{name})', f'*{caption}*')
-        elif (stage := owner(self.prof, f)) is None or stage in stages_for(self.prof):   # not outside the profile
+        elif not self.outside(owner(self.prof, f)):
             self.missing.append(f'`figures/{self.P.profile}/{name}`')
     def text(self)->str: return '\n\n'.join(self.parts) + '\n'
 
@@ -565,7 +568,7 @@ def quote_types_section(rep:Report):
     "Table 2: the quote-type distribution, or where its sheets await readers."
     rep.add('### Table 2: how quotations are used')
     qt = rep.P.results/'quote_types_distribution.csv'
-    if '06a_quote_types' not in stages_for(rep.prof):
+    if rep.outside('06a_quote_types'):
         rep.add(f'*Not part of this profile: stage `06a_quote_types` writes it, which `{rep.prof.name}` does not run.*')
     elif qt.exists():
         rep.add(md(pd.read_csv(qt)))

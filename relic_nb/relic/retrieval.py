@@ -787,11 +787,12 @@ def timed(timings:list|None, step:str, fn):
     if timings is not None: timings.append(dict(step=step, seconds=round(time.time() - t0, 2)))
     return out
 
-def evaluate_run(retriever, run:Run, data:dict)->pd.DataFrame:
-    """Per-quote ranks of a run's retriever on a split, at the run's context size (random reads none), with a
-    progress bar over its candidate sets (the first dense run of a context encodes every novel)."""
-    ctx = () if run.L is None else (run.L, run.R)
-    return evaluate_retriever(retriever, data, *ctx, progress=run.model + (f' {run.L}/{run.R}' if ctx else ''))
+def evaluate_run(retriever, run:Run, data:dict,
+                 progress:str|None=None, # the title of a progress bar over its candidate sets (None: no bar)
+                )->pd.DataFrame:
+    """Per-quote ranks of a run's retriever on a split, at the run's context size (random reads none); the first
+    dense run of a context encodes every novel, which a progress bar shows."""
+    return evaluate_retriever(retriever, data, *(() if run.L is None else (run.L, run.R)), progress=progress)
 
 def score_runs(rs:Retrievers, stage:str, data:dict, # the test split
                timings:list|None=None)->dict[Run, pd.DataFrame]:
@@ -803,7 +804,7 @@ def score_runs(rs:Retrievers, stage:str, data:dict, # the test split
             for run in [r for r in runs if (r.L, r.R) == (L, R)]:
                 name = run.model if L is None else f'{run.model} {L}/{R}'
                 bar.set_postfix_str(name)
-                out[run] = timed(timings, name, lambda: evaluate_run(rs[run], run, data))
+                out[run] = timed(timings, name, lambda: evaluate_run(rs[run], run, data, name))
                 save_run(rs.prof, run, rs.params(run), out[run], stage, rs.config(run))
                 bar.update()
             rs.forget(L, R)
