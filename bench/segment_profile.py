@@ -5,6 +5,8 @@
 Needs the profile's cleaned texts (stage 02) and the local mirror. It writes nothing. It prints:
   * the novel's sentence split as 03 runs it (`split_sentences`, the parser pipeline with the extra boundaries):
     seconds, and the same text through each component alone (tokenizer, tok2vec, the extra boundaries, parser);
+  * the same split cut over two forked processes (`n_workers=2`, as the evidence search's first index runs it):
+    seconds, and whether the sentences and their paragraphs are the serial run's;
   * `--books` split on two forked workers as `segment_corpus` does, with BLAS as it is and with one BLAS thread a
     worker, and whether the sentences are the same.
 """
@@ -37,9 +39,12 @@ def main():
     from relic_nb.config import parallel_map
     from relic_nb.relic.segment import make_segmenter, novel_paragraphs, split_sentences
     nlp, pars = make_segmenter('parser', True), novel_paragraphs(a.profile, a.novel)
-    t = time.time(); sents, _ = split_sentences(nlp, pars); whole = time.time() - t
+    t = time.time(); sents, para = split_sentences(nlp, pars); whole = time.time() - t
     print(f'{a.novel}: {len(pars):,} paragraphs, {sum(map(len, pars)):,} characters -> {len(sents):,} sentences '
           f'in {whole:.1f} s')
+    t = time.time(); two = split_sentences(nlp, pars, n_workers=2); s2 = time.time() - t
+    print(f'  cut over 2 forked processes: {s2:.1f} s ({whole / s2:.2f}x); same sentences and paragraphs: '
+          f'{two == (sents, para)}')
     t = time.time(); docs = list(nlp.tokenizer.pipe(pars)); parts = [('tokenizer', time.time() - t)]
     for name, proc in nlp.pipeline:
         t = time.time()

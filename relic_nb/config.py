@@ -611,14 +611,15 @@ def progress_line(state:dict)->str:
 
 # %% ../nbs/00_config.ipynb #30f8ce61
 def parallel_map(fn, items, n_workers:int=2, # processes; 0 runs serially
-                 desc:str|None=None, chunksize:int=1)->list:
-    "`[fn(x) for x in items]` in `n_workers` forked processes, in order, with a progress bar (`progress_bar`)."
+                 desc:str|None=None, chunksize:int=1, bar:bool=True)->list:
+    "`[fn(x) for x in items]` in `n_workers` forked processes, in order, and a progress bar (`progress_bar`) if `bar`."
     items = list(items)
-    if n_workers <= 0 or len(items) < 2: return [fn(x) for x in progress_bar(items, desc=desc)]
+    if n_workers <= 0 or len(items) < 2: return [fn(x) for x in progress_bar(items, desc=desc, disable=not bar)]
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
     with ProcessPoolExecutor(min(n_workers, len(items)), mp_context=mp.get_context('fork')) as ex:
-        return list(progress_bar(ex.map(fn, items, chunksize=chunksize), total=len(items), desc=desc))
+        return list(progress_bar(ex.map(fn, items, chunksize=chunksize), total=len(items), desc=desc,
+                                 disable=not bar))
 
 # %% ../nbs/00_config.ipynb #9393fe1c
 _WORD = re.compile(r'\w+')

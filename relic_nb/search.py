@@ -152,7 +152,7 @@ def novel_sentences(data:bytes, profile:str|Profile='pd', name:str='text',
     cache, report = paths(prof).cache/'segments', report or (lambda *a: None)
     report('segmenting paragraphs', 0, len(pars))
     # the chapters as one piece: the stage's cache entry
-    d = segment_cached(pars[off:], cache, prof.segment.method)
+    d = segment_cached(pars[off:], cache, prof.segment.method, n_workers=prof.n_workers)
     # an untitled prologue, segmented on its own
     early = sorted(i for i in keep if i < off)
     e = (segment_cached([pars[i] for i in early], cache, prof.segment.method) if early

