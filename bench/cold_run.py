@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from relic_nb.config import bf16_native, corpus_mirror  # noqa: E402
+from relic_nb.config import bf16_native, corpus_mirror, parse_manifest  # noqa: E402
 
 
 def busy_seconds() -> float:
@@ -66,9 +66,8 @@ def compare_tables(checkout: Path, profile: str) -> dict:
     ran = checkout/'results'/profile/'tables.sha256'
     ref = subprocess.run(['git', '-C', str(ROOT), 'show', f'HEAD:results/{profile}/tables.sha256'],
                          capture_output=True, text=True)
-    parse = lambda text: {f: h for h, f in (line.split('  ', 1) for line in text.splitlines() if line.strip())}
     if ref.returncode or not ran.exists(): return dict(compared=False)
-    a, b = parse(ref.stdout), parse(ran.read_text())
+    a, b = parse_manifest(ref.stdout), parse_manifest(ran.read_text())     # sha256sum's format, as a MANIFEST's
     return dict(compared=True, tables=len(a), identical=sum(b.get(f) == h for f, h in a.items()),
                 differ=sorted(f for f, h in a.items() if f in b and b[f] != h), missing=sorted(set(a) - set(b)))
 
